@@ -1,0 +1,41 @@
+import path from 'node:path';
+
+import { databaseConfigFromEnv } from './db/index.ts';
+import type { DatabaseConfig } from './db/index.ts';
+
+export type ServerConfig = {
+  host: string;
+  port: number;
+  dataDir: string;
+  database: DatabaseConfig;
+  seed: 'demo' | 'none';
+  demoTotpSecret: string;
+  accessTtlSeconds: number;
+  logLevel: string;
+};
+
+const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new Error(`${name} must be a positive whole number, got "${value}"`);
+  return parsed;
+};
+
+/** Reads the environment once; a bad value stops start-up with a message naming it. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
+  const dataDir = path.resolve(env.CCP_DATA_DIR ?? 'data');
+  const seed = (env.CCP_SEED ?? 'demo').toLowerCase();
+  if (seed !== 'demo' && seed !== 'none')
+    throw new Error(`CCP_SEED must be "demo" or "none", got "${seed}"`);
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: positiveInt(env.PORT, 8080, 'PORT'),
+    dataDir,
+    database: databaseConfigFromEnv(env, dataDir),
+    seed,
+    demoTotpSecret: env.CCP_DEMO_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXP',
+    accessTtlSeconds: positiveInt(env.CCP_ACCESS_TOKEN_TTL, 15 * 60, 'CCP_ACCESS_TOKEN_TTL'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+};

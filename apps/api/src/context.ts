@@ -1,0 +1,42 @@
+import type { Clock } from './lib/clock.ts';
+import type { Db, Dialect } from './db/index.ts';
+import type { UsersTable } from './db/types.ts';
+
+export type AuthStage = 'otp' | 'full';
+
+/** The signed-in caller, set by the auth hook on every authenticated request. */
+export type AuthContext = {
+  user: UsersTable;
+  stage: AuthStage;
+  tokenHash: string;
+  familyUuid: string;
+};
+
+export type AuthSettings = {
+  /** Access token lifetime; 15 minutes unless CCP_ACCESS_TOKEN_TTL says otherwise. */
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+  /** Failed sign-in attempts allowed per minute for one username or IP before 429. */
+  maxFailuresPerMinute: number;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    dialect: Dialect;
+    clock: Clock;
+    dataDir: string;
+    authSettings: AuthSettings;
+  }
+  interface FastifyRequest {
+    /** Set by the auth hook; routes with `config.auth: false` have none. */
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * Who may call the route: `false` anyone; `'otp'` also a first-step (pre-2FA) token;
+     * default (undefined or `'full'`) a fully signed-in user.
+     */
+    auth?: false | AuthStage;
+  }
+}

@@ -1,0 +1,67 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+
+import { migrations } from './migrations/index.ts';
+import type { Database } from './types.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export type DatabaseConfig =
+  { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string; schema?: string };
+
+export type Db = Kysely<Database>;
+
+export type DatabaseHandle = { db: Db; dialect: Dialect; close: () => Promise<void> };
+
+// Postgres returns bigint counts (COUNT(*)) as strings; parse them as numbers, they stay well below 2^53.
+pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
+
+export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
+  if (config.dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: 10,
+      ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
+  const sqlite = new SQLite(config.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+};
+
+/** Brings the schema up to date; one set of migrations serves both dialects. */
+export const migrateToLatest = async (db: Db): Promise<void> => {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+};
+
+/** Builds a config from the environment: Postgres when DATABASE_URL is set, else SQLite under dataDir. */
+export const databaseConfigFromEnv = (env: NodeJS.ProcessEnv, dataDir: string): DatabaseConfig => {
+  const url = env.DATABASE_URL;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    return {
+      dialect: 'postgres',
+      url,
+      ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}),
+    };
+  }
+  return { dialect: 'sqlite', file: path.join(dataDir, 'ccp.sqlite') };
+};

@@ -1,0 +1,182 @@
+// One shape for SQLite and Postgres: uuids and timestamps are text (ISO 8601 UTC, which sorts
+// correctly as text), booleans are integers 0/1, structured values are JSON text.
+type Bool = number;
+type Timestamp = string;
+
+export type CompaniesTable = {
+  uuid: string;
+  name: string;
+  plan_key: string;
+  created_at: Timestamp;
+};
+export type ClassroomsTable = {
+  uuid: string;
+  company_uuid: string;
+  name: string;
+  position: number;
+  created_at: Timestamp;
+};
+export type UsersTable = {
+  uuid: string;
+  company_uuid: string;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  avatar: string | null;
+  locale: string;
+  is_admin: Bool;
+  is_2fa_enabled: Bool;
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  /** Last accepted TOTP time step, so a code cannot be replayed. */
+  totp_last_step: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type AuthTokensTable = {
+  token_hash: string;
+  user_uuid: string;
+  kind: 'access' | 'refresh';
+  /** 'otp': first login step (opens only the 2FA calls); 'full': signed in. */
+  stage: 'otp' | 'full';
+  family_uuid: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+};
+export type AuthFailuresTable = { uuid: string; key: string; created_at: Timestamp };
+export type PlansTable = { key: string; name: string; position: number };
+export type PlanFunctionsTable = { plan_key: string; function_key: string; limit_value: number };
+export type UsageEventsTable = {
+  uuid: string;
+  company_uuid: string;
+  function_key: string;
+  amount: number;
+  created_at: Timestamp;
+};
+export type UpgradeRequestsTable = {
+  uuid: string;
+  company_uuid: string;
+  user_uuid: string;
+  requested_function: string;
+  created_at: Timestamp;
+};
+export type TermsTable = {
+  uuid: string;
+  title: string;
+  content: string;
+  /** 'company': accepted once by an administrator for the organisation; 'user': by each user. */
+  scope: 'company' | 'user';
+  position: number;
+  published_at: Timestamp;
+};
+export type TermsAcceptancesTable = {
+  uuid: string;
+  term_uuid: string;
+  company_uuid: string;
+  /** Who accepted; for 'user' terms also whom it covers. */
+  user_uuid: string;
+  accepted_at: Timestamp;
+};
+export type ChannelsTable = {
+  uuid: string;
+  key: string;
+  name: string;
+  contact: 'email' | 'phone';
+  position: number;
+};
+export type LanguagesTable = { uuid: string; name: string; short_name: string; position: number };
+export type TranslationsTable = { uuid: string; locale: string; key: string; value: string };
+export type CoursesTable = {
+  uuid: string;
+  company_uuid: string;
+  classroom_uuid: string;
+  name: string;
+  description: string;
+  image_path: string | null;
+  category: string | null;
+  enrollment: string | null;
+  status: string;
+  /** JSON of the Distribution (spec §3). */
+  distribution: string | null;
+  creator_uuid: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  scheduled_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+};
+export type CourseLanguagesTable = {
+  course_uuid: string;
+  language_uuid: string;
+  is_primary: Bool;
+  position: number;
+};
+export type LessonsTable = {
+  uuid: string;
+  course_uuid: string;
+  day: number;
+  language_uuid: string;
+  title: string;
+  topic_intro: string;
+  topic_content: string;
+  learning_minutes: number;
+  /** JSON: { type: 'link' | 'upload', url } or null. */
+  media: string | null;
+  /** JSON of the Assessment (spec §3) or null. */
+  assessment: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type CourseLearnersListsTable = { course_uuid: string; list_uuid: string };
+export type LearnersTable = {
+  uuid: string;
+  company_uuid: string;
+  first_name: string;
+  last_name: string;
+  /** Lowercased; unique within a company. */
+  email: string | null;
+  phone: string | null;
+  locale: string;
+  /** JSON array of channel keys. */
+  channels: string;
+  active: Bool;
+  reachability: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+};
+export type LearnersListsTable = {
+  uuid: string;
+  company_uuid: string;
+  name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type LearnersListMembersTable = { list_uuid: string; learner_uuid: string };
+
+export type Database = {
+  companies: CompaniesTable;
+  classrooms: ClassroomsTable;
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  auth_failures: AuthFailuresTable;
+  plans: PlansTable;
+  plan_functions: PlanFunctionsTable;
+  usage_events: UsageEventsTable;
+  upgrade_requests: UpgradeRequestsTable;
+  terms: TermsTable;
+  terms_acceptances: TermsAcceptancesTable;
+  channels: ChannelsTable;
+  languages: LanguagesTable;
+  translations: TranslationsTable;
+  courses: CoursesTable;
+  course_languages: CourseLanguagesTable;
+  lessons: LessonsTable;
+  course_learners_lists: CourseLearnersListsTable;
+  learners: LearnersTable;
+  learners_lists: LearnersListsTable;
+  learners_list_members: LearnersListMembersTable;
+};

@@ -1,0 +1,48 @@
+import { PAGINATION } from '@ccp/schemas';
+import type { TPaginationLinks, TPaginationMeta } from '@ccp/schemas';
+
+export type PageRequest = { page: number; perPage: number };
+
+export const pageRequest = (query: { page?: number; per_page?: number }): PageRequest => ({
+  page: query.page ?? 1,
+  perPage: query.per_page ?? PAGINATION.defaultPerPage,
+});
+
+export const offsetOf = ({ page, perPage }: PageRequest): number => (page - 1) * perPage;
+
+/**
+ * Laravel's paginator envelope: `{ data, meta, links }`. `url` is the request URL; links keep its
+ * other query parameters and replace `page`.
+ */
+export const paginated = <T>(
+  data: T[],
+  total: number,
+  request: PageRequest,
+  url: string,
+): { data: T[]; meta: TPaginationMeta; links: TPaginationLinks } => {
+  const lastPage = Math.max(1, Math.ceil(total / request.perPage));
+  const from = data.length > 0 ? offsetOf(request) + 1 : null;
+  const to = from === null ? null : from + data.length - 1;
+  const link = (page: number) => {
+    const parsed = new URL(url, 'http://localhost');
+    parsed.searchParams.set('page', String(page));
+    return `${parsed.pathname}${parsed.search}`;
+  };
+  return {
+    data,
+    meta: {
+      current_page: request.page,
+      last_page: lastPage,
+      per_page: request.perPage,
+      total,
+      from,
+      to,
+    },
+    links: {
+      first: link(1),
+      last: link(lastPage),
+      prev: request.page > 1 ? link(Math.min(request.page - 1, lastPage)) : null,
+      next: request.page < lastPage ? link(request.page + 1) : null,
+    },
+  };
+};

@@ -1,0 +1,60 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { schedulePurge } from './jobs/purge.ts';
+import { isEmptyDatabase, seedDemo } from './seed/demo.ts';
+
+// Starts the API: migrate, seed the demo on an empty database, listen, and close cleanly on a signal.
+const main = async () => {
+  const config = loadConfig();
+  const app = await buildApp({
+    database: config.database,
+    dataDir: config.dataDir,
+    logger: { level: config.logLevel },
+    auth: { accessTtlSeconds: config.accessTtlSeconds },
+  });
+
+  if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {
+    const summary = await seedDemo(app.db, {
+      totpSecret: config.demoTotpSecret,
+      now: app.clock.now(),
+    });
+    const lines = [
+      '',
+      'Seeded the demo organisation. Sign in with:',
+      ...summary.accounts.map((account) => `  ${account.email.padEnd(28)} ${account.note}`),
+      `  password for all: ${summary.password}`,
+      `  TOTP secret of the accounts with 2FA enabled: ${summary.totpSecret}`,
+      '',
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  const stopPurge = schedulePurge(app);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    stopPurge();
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  process.stdout.write(
+    `CCP API listening on http://${config.host}:${config.port} (docs: /api/docs, database: ${config.database.dialect})\n`,
+  );
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `CCP failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});
