@@ -1,0 +1,2 @@
+// Placeholder: filled by its slice of the foundation issue.
+export {};
