@@ -40,6 +40,8 @@ export type AppOptions = {
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   auth?: Partial<AuthSettings>;
+  /** Behind a reverse proxy: take the client IP from X-Forwarded-For (CCP_TRUST_PROXY). */
+  trustProxy?: boolean;
   /** Run migrations on start; default true. */
   migrate?: boolean;
 };
@@ -67,13 +69,15 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
       : options.logger && typeof options.logger === 'object'
         ? { ...options.logger, redact: REDACT }
         : false;
-  const app = Fastify({ logger, bodyLimit: 10 * 1024 * 1024, trustProxy: true });
+  // Trust X-Forwarded-For only when told a proxy is in front: otherwise a client could pick its own IP
+  // and dodge the per-IP sign-in limit.
+  const app = Fastify({ logger, bodyLimit: 10 * 1024 * 1024, trustProxy: options.trustProxy ?? false });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const handle = 'db' in options.database ? options.database : createDatabase(options.database);
   const ownsDatabase = !('db' in options.database);
-  if (options.migrate !== false) await migrateToLatest(handle.db);
+  if (options.migrate !== false) await migrateToLatest(handle);
   app.decorate('db', handle.db);
   app.decorate('dialect', handle.dialect);
   app.decorate('clock', options.clock ?? systemClock);

@@ -12,6 +12,7 @@ export type ServerConfig = {
   demoTotpSecret: string;
   accessTtlSeconds: number;
   logLevel: string;
+  trustProxy: boolean;
 };
 
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
@@ -37,5 +38,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     demoTotpSecret: env.CCP_DEMO_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXP',
     accessTtlSeconds: positiveInt(env.CCP_ACCESS_TOKEN_TTL, 15 * 60, 'CCP_ACCESS_TOKEN_TTL'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: ['1', 'true', 'yes'].includes((env.CCP_TRUST_PROXY ?? '').toLowerCase()),
   };
 };

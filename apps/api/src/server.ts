@@ -11,6 +11,7 @@ const main = async () => {
     dataDir: config.dataDir,
     logger: { level: config.logLevel },
     auth: { accessTtlSeconds: config.accessTtlSeconds },
+    trustProxy: config.trustProxy,
   });
 
   if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {

@@ -1,2 +1,144 @@
-// Placeholder: filled by its slice of the foundation issue.
-export {};
+import { z } from 'zod';
+
+import { dataEnvelope } from './common.ts';
+import { LOCALES, PLATFORM } from './constants.ts';
+import { MESSAGES } from './messages.ts';
+
+// Authentication, the signed-in user and two-factor authentication (spec §3 User, §4, §7).
+
+/** Login, refresh and 2FA calls all name the one platform this product is (spec §6). */
+export const ZPlatformSchema = z.literal(PLATFORM, {
+  error: (issue) => (issue.input === undefined ? MESSAGES.required : MESSAGES.invalidPlatform),
+});
+
+const requiredString = () =>
+  z.string({ error: MESSAGES.required }).trim().min(1, { message: MESSAGES.required });
+
+const SIX_DIGITS = /^\d{6}$/;
+// Two 6-digit codes written as one field: "123456654321", "123456 654321" or "123456, 654321".
+const TWO_CODES = /^(\d{6})(?:\s*,\s*|\s+)?(\d{6})$/;
+
+/** One 6-digit TOTP code; spaces a user typed inside it are ignored. */
+export const ZOtpCodeSchema = z
+  .string({ error: MESSAGES.required })
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(z.string().regex(SIX_DIGITS, { message: MESSAGES.invalidCode }))
+  .describe('The current 6-digit code of the authenticator app.');
+
+export const ZLoginRequestSchema = z.object({
+  // The username is the user's email, matched case-insensitively.
+  username: requiredString()
+    .max(255, { message: MESSAGES.emailInvalid })
+    .toLowerCase()
+    .pipe(z.email({ message: MESSAGES.emailInvalid })),
+  password: z.string({ error: MESSAGES.required }).min(1, { message: MESSAGES.required }),
+  platform: ZPlatformSchema,
+});
+export type TLoginRequest = z.input<typeof ZLoginRequestSchema>;
+
+export const ZTwoFactorTokenRequestSchema = z.object({
+  refresh_token: requiredString(),
+  platform: ZPlatformSchema,
+  code: ZOtpCodeSchema,
+});
+export type TTwoFactorTokenRequest = z.input<typeof ZTwoFactorTokenRequestSchema>;
+
+export const ZRefreshRequestSchema = z.object({
+  refresh_token: requiredString(),
+  platform: ZPlatformSchema,
+});
+export type TRefreshRequest = z.input<typeof ZRefreshRequestSchema>;
+
+/**
+ * Two consecutive codes from the authenticator: `["123456", "654321"]`, `"123456654321"`, or two
+ * groups separated by a space or comma. Always parses to a pair of 6-digit strings.
+ */
+export const ZTwoFactorCodesSchema = z
+  .union(
+    [
+      z.tuple([z.string().trim(), z.string().trim()]),
+      z.string().transform((value) => value.trim()),
+    ],
+    {
+      error: (issue) =>
+        issue.input === undefined ? MESSAGES.required : MESSAGES.twoFactorCodesFormat,
+    },
+  )
+  .transform((value, ctx): [string, string] => {
+    if (Array.isArray(value)) {
+      const [first, second] = value;
+      if (SIX_DIGITS.test(first) && SIX_DIGITS.test(second)) return [first, second];
+    } else {
+      const match = TWO_CODES.exec(value);
+      if (match?.[1] && match[2]) return [match[1], match[2]];
+    }
+    ctx.addIssue({ code: 'custom', message: MESSAGES.twoFactorCodesFormat });
+    return z.NEVER;
+  })
+  .describe('Two consecutive codes: ["123456", "654321"], "123456654321" or "123456 654321".');
+
+export const ZTwoFactorVerifyRequestSchema = z.object({
+  code: ZTwoFactorCodesSchema,
+});
+export type TTwoFactorVerifyRequest = z.input<typeof ZTwoFactorVerifyRequestSchema>;
+
+/** The signed-in user as `/users/me` and the token calls return it; never any secret. */
+export const ZUserSchema = z.object({
+  uuid: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  avatar: z.string().nullable(),
+  locale: z.enum(LOCALES),
+  is_admin: z.boolean(),
+  is_2fa_enabled: z.boolean(),
+  company: z.object({ uuid: z.string(), name: z.string() }),
+});
+export type TUser = z.infer<typeof ZUserSchema>;
+
+export const ZTokenPairSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal('Bearer'),
+  /** Seconds until the access token expires. */
+  expires_in: z.number().int(),
+});
+export type TTokenPair = z.infer<typeof ZTokenPairSchema>;
+
+/** `POST /users/oauth/refresh`: a new full pair. */
+export const ZTokenResponseSchema = dataEnvelope(ZTokenPairSchema);
+export type TTokenResponse = z.infer<typeof ZTokenResponseSchema>;
+
+/** `POST /users/oauth/token`: first-step tokens, which open only the 2FA calls, me and logout. */
+export const ZLoginResponseSchema = dataEnvelope(
+  ZTokenPairSchema.extend({ is_2fa_enabled: z.boolean() }),
+);
+export type TLoginResponse = z.infer<typeof ZLoginResponseSchema>;
+
+/** `POST /users/oauth/2fa-token`: full tokens plus the user. */
+export const ZTwoFactorTokenResponseSchema = dataEnvelope(
+  ZTokenPairSchema.extend({ is_2fa_enabled: z.literal(true), user: ZUserSchema }),
+);
+export type TTwoFactorTokenResponse = z.infer<typeof ZTwoFactorTokenResponseSchema>;
+
+export const ZUserResponseSchema = dataEnvelope(ZUserSchema);
+export type TUserResponse = z.infer<typeof ZUserResponseSchema>;
+
+export const ZLogoutResponseSchema = dataEnvelope(z.object({ status: z.literal('logged_out') }));
+export type TLogoutResponse = z.infer<typeof ZLogoutResponseSchema>;
+
+/** `GET /users/2fa-qrcode`: the QR code as an SVG data URL and the secret for manual entry. */
+export const ZQrCodeResponseSchema = dataEnvelope(
+  z.object({
+    qr_code: z.string().startsWith('data:image/svg+xml;base64,'),
+    secret: z.string(),
+    otpauth_url: z.string(),
+  }),
+);
+export type TQrCodeResponse = z.infer<typeof ZQrCodeResponseSchema>;
+
+/** `POST /users/2fa-verify/`: confirmed, with full tokens so the client continues signed in. */
+export const ZTwoFactorVerifyResponseSchema = dataEnvelope(
+  ZTokenPairSchema.extend({ status: z.literal('confirmed'), user: ZUserSchema }),
+);
+export type TTwoFactorVerifyResponse = z.infer<typeof ZTwoFactorVerifyResponseSchema>;

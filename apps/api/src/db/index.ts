@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 
 import { migrations } from './migrations/index.ts';
@@ -41,10 +41,17 @@ export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
 };
 
 /** Brings the schema up to date; one set of migrations serves both dialects. */
-export const migrateToLatest = async (db: Db): Promise<void> => {
+export const migrateToLatest = async ({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dialect'>) => {
+  // On Postgres the migrator's own tables go in the current schema: without it, Kysely finds
+  // them in any schema on the server and skips creating them in a fresh one.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

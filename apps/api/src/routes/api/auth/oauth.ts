@@ -1,0 +1,173 @@
+import {
+  MESSAGES,
+  ZLoginRequestSchema,
+  ZLoginResponseSchema,
+  ZLogoutResponseSchema,
+  ZRefreshRequestSchema,
+  ZTokenResponseSchema,
+  ZTwoFactorTokenRequestSchema,
+  ZTwoFactorTokenResponseSchema,
+} from '@ccp/schemas';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+import { AppError } from '../../../lib/app-error.ts';
+import { hashToken } from '../../../lib/ids.ts';
+import { hashPassword, verifyPassword } from '../../../lib/passwords.ts';
+import { clearFailures, failureKey, lockedFor, recordFailure } from '../../../lib/rate-limit.ts';
+import { issueTokenPair, revokeFamily, rotateRefreshToken } from '../../../lib/tokens.ts';
+import { matchCode } from '../../../lib/totp.ts';
+import { authOf } from '../../../plugins/auth.ts';
+import { tokenDeps, tooManyAttempts } from './shared.ts';
+import { loadUser } from './user-resource.ts';
+
+// An unknown email still costs one scrypt run, so timing does not tell which emails exist.
+let dummyHash: Promise<string> | undefined;
+const dummyPasswordHash = () => (dummyHash ??= hashPassword('not-a-real-password'));
+
+/** The token calls: login (first step), 2FA code (second step), refresh and logout. */
+export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const invalidRefreshToken = () =>
+    new AppError('INVALID_REFRESH_TOKEN', MESSAGES.invalidRefreshToken);
+  const invalidCode = () => new AppError('INVALID_CODE', MESSAGES.invalidCode);
+
+  app.post(
+    '/api/v1/users/oauth/token',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password (first step)',
+        description:
+          'Answers first-step tokens: they open only 2fa-token, 2fa-qrcode, 2fa-verify/, users/me and logout. More than 5 failed attempts a minute for one username or address answer 429 with Retry-After.',
+        security: [],
+        body: ZLoginRequestSchema,
+        response: { 200: ZLoginResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { username, password } = request.body;
+      const keys = [failureKey.user(username), failureKey.ip(request.ip)];
+      const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
+      if (wait !== null) throw tooManyAttempts(reply, wait);
+
+      const user = await app.db
+        .selectFrom('users')
+        .select(['uuid', 'password_hash', 'is_2fa_enabled'])
+        .where((eb) => eb(eb.fn<string>('lower', ['email']), '=', username))
+        .executeTakeFirst();
+      const valid = await verifyPassword(
+        password,
+        user?.password_hash ?? (await dummyPasswordHash()),
+      );
+      if (!user || !valid) {
+        await recordFailure(app, keys);
+        throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
+      }
+      await clearFailures(app, failureKey.user(username));
+      const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'otp');
+      return { data: { ...pair, is_2fa_enabled: Number(user.is_2fa_enabled) === 1 } };
+    },
+  );
+
+  app.post(
+    '/api/v1/users/oauth/2fa-token',
+    {
+      config: { auth: 'otp' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Complete sign-in with a TOTP code (second step)',
+        description:
+          'Bearer: the first-step access token; refresh_token: the first-step refresh token of the same sign-in. Answers full tokens and the user. A code is accepted once; wrong codes count towards the 429 limit.',
+        body: ZTwoFactorTokenRequestSchema,
+        response: { 200: ZTwoFactorTokenResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const { user } = auth;
+      const now = app.clock.now().toISOString();
+      const refresh = await app.db
+        .selectFrom('auth_tokens')
+        .select('token_hash')
+        .where('token_hash', '=', hashToken(request.body.refresh_token))
+        .where('kind', '=', 'refresh')
+        .where('stage', '=', 'otp')
+        .where('family_uuid', '=', auth.familyUuid)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (!refresh) throw invalidRefreshToken();
+      if (Number(user.is_2fa_enabled) !== 1 || !user.totp_secret) {
+        throw new AppError('TWO_FACTOR_REQUIRED', MESSAGES.twoFactorNotEnabled);
+      }
+
+      const keys = [failureKey.otp(user.uuid), failureKey.ip(request.ip)];
+      const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
+      if (wait !== null) throw tooManyAttempts(reply, wait);
+      const step = matchCode(user.totp_secret, request.body.code, app.clock, user.totp_last_step);
+      if (step === null) {
+        await recordFailure(app, keys);
+        throw invalidCode();
+      }
+      // Consume the code's step first: of two concurrent requests with one code, one wins.
+      const consumed = await app.db
+        .updateTable('users')
+        .set({ totp_last_step: step })
+        .where('uuid', '=', user.uuid)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      if (Number(consumed.numUpdatedRows) !== 1) throw invalidCode();
+      const spent = await app.db
+        .updateTable('auth_tokens')
+        .set({ used_at: now })
+        .where('token_hash', '=', refresh.token_hash)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(spent.numUpdatedRows) !== 1) throw invalidRefreshToken();
+
+      await clearFailures(app, failureKey.otp(user.uuid));
+      await revokeFamily(app, auth.familyUuid);
+      const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'full');
+      return {
+        data: { ...pair, is_2fa_enabled: true as const, user: await loadUser(app.db, user.uuid) },
+      };
+    },
+  );
+
+  app.post(
+    '/api/v1/users/oauth/refresh',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange a refresh token for a new pair',
+        description:
+          'Refresh tokens rotate: each works once. Presenting a spent one revokes every token of its sign-in. First-step refresh tokens are refused.',
+        security: [],
+        body: ZRefreshRequestSchema,
+        response: { 200: ZTokenResponseSchema },
+      },
+    },
+    async (request) => {
+      const { pair } = await rotateRefreshToken(tokenDeps(app), request.body.refresh_token, 'full');
+      return { data: pair };
+    },
+  );
+
+  app.post(
+    '/api/v1/users/oauth/logout',
+    {
+      config: { auth: 'otp' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: revokes the access and refresh tokens of this sign-in',
+        response: { 200: ZLogoutResponseSchema },
+      },
+    },
+    async (request) => {
+      await revokeFamily(app, authOf(request).familyUuid);
+      return { data: { status: 'logged_out' as const } };
+    },
+  );
+};

@@ -1,0 +1,128 @@
+import {
+  MESSAGES,
+  ZQrCodeResponseSchema,
+  ZTwoFactorVerifyRequestSchema,
+  ZTwoFactorVerifyResponseSchema,
+  ZUserResponseSchema,
+} from '@ccp/schemas';
+import type { TTwoFactorVerifyResponse } from '@ccp/schemas';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import QRCode from 'qrcode';
+
+import { AppError } from '../../../lib/app-error.ts';
+import { issueTokenPair, revokeFamily } from '../../../lib/tokens.ts';
+import { matchConsecutiveCodes, newTotpSecret, otpauthUrl } from '../../../lib/totp.ts';
+import { authOf } from '../../../plugins/auth.ts';
+import { tokenDeps } from './shared.ts';
+import { loadUser } from './user-resource.ts';
+
+/** The signed-in user and the first-time two-factor setup; all open to first-step tokens. */
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const alreadyEnabled = () => new AppError('CONFLICT', MESSAGES.twoFactorAlreadyEnabled);
+
+  app.get(
+    '/api/v1/users/me',
+    {
+      config: { auth: 'otp' },
+      schema: {
+        tags: ['users'],
+        summary: 'The signed-in user',
+        response: { 200: ZUserResponseSchema },
+      },
+    },
+    async (request) => ({ data: await loadUser(app.db, authOf(request).user.uuid) }),
+  );
+
+  app.get(
+    '/api/v1/users/2fa-qrcode',
+    {
+      config: { auth: 'otp' },
+      schema: {
+        tags: ['users'],
+        summary: 'Start two-factor setup: a new secret as a QR code (SVG data URL) and as text',
+        description:
+          'Each call replaces the pending secret; 2fa-verify/ confirms it. 409 once 2FA is enabled.',
+        response: { 200: ZQrCodeResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      if (Number(user.is_2fa_enabled) === 1) throw alreadyEnabled();
+      const secret = newTotpSecret();
+      await app.db
+        .updateTable('users')
+        .set({ totp_pending_secret: secret, updated_at: app.clock.now().toISOString() })
+        .where('uuid', '=', user.uuid)
+        .execute();
+      const url = otpauthUrl(secret, user.email);
+      const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+      return {
+        data: {
+          qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+          secret,
+          otpauth_url: url,
+        },
+      };
+    },
+  );
+
+  const verify = async (
+    request: FastifyRequest & { body: { code: [string, string] } },
+  ): Promise<TTwoFactorVerifyResponse> => {
+    const auth = authOf(request);
+    const { user } = auth;
+    if (Number(user.is_2fa_enabled) === 1) throw alreadyEnabled();
+    const pending = user.totp_pending_secret;
+    if (!pending) throw new AppError('VALIDATION_FAILED', MESSAGES.twoFactorSetupNotStarted);
+    const step = matchConsecutiveCodes(pending, request.body.code, app.clock);
+    if (step === null) throw new AppError('INVALID_CODE', MESSAGES.invalidCode);
+    // The setup codes count as used, so neither opens a later sign-in.
+    const enabled = await app.db
+      .updateTable('users')
+      .set({
+        totp_secret: pending,
+        totp_pending_secret: null,
+        is_2fa_enabled: 1,
+        totp_last_step: step,
+        updated_at: app.clock.now().toISOString(),
+      })
+      .where('uuid', '=', user.uuid)
+      .where('is_2fa_enabled', '=', 0)
+      .where('totp_pending_secret', '=', pending)
+      .executeTakeFirst();
+    // A concurrent qrcode call replaced the secret the codes came from.
+    if (Number(enabled.numUpdatedRows) !== 1) {
+      throw new AppError('INVALID_CODE', MESSAGES.invalidCode);
+    }
+    // The setup proved the second factor: continue fully signed in, in a new token family.
+    await revokeFamily(app, auth.familyUuid);
+    const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'full');
+    return {
+      data: {
+        status: 'confirmed',
+        ...pair,
+        user: await loadUser(app.db, user.uuid),
+      },
+    };
+  };
+
+  const verifyRoute = {
+    config: { auth: 'otp' as const },
+    schema: {
+      tags: ['users'],
+      summary: 'Confirm two-factor setup with two consecutive codes',
+      description:
+        'code: ["123456", "654321"], "123456654321" or "123456 654321". Answers status "confirmed" and full tokens; the first-step tokens are revoked.',
+      body: ZTwoFactorVerifyRequestSchema,
+      response: { 200: ZTwoFactorVerifyResponseSchema },
+    },
+  };
+  // The spec's path ends with a slash; clients that drop it reach the same handler.
+  app.post('/api/v1/users/2fa-verify/', verifyRoute, verify);
+  app.post(
+    '/api/v1/users/2fa-verify',
+    { ...verifyRoute, schema: { ...verifyRoute.schema, hide: true } },
+    verify,
+  );
+};

@@ -1,0 +1,245 @@
+import { MESSAGES, PLATFORM, ZErrorBodySchema } from '@ccp/schemas';
+
+import { ApiError } from './api-error.ts';
+import type { TReaction } from './api-error.ts';
+import { reactionFor } from './reactions.ts';
+import type { TRequestRole } from './reactions.ts';
+import type { TokenStore, TTokens } from './token-store.ts';
+
+export const REFRESH_PATH = '/api/v1/users/oauth/refresh';
+export const LOGOUT_PATH = '/api/v1/users/oauth/logout';
+
+/** How the host shows what the client decided: the web renders toasts and modals, the CLI prints. */
+export type ClientEvents = {
+  toast?: (message: string) => void;
+  errorModal?: (message: string) => void;
+  upgrade?: (reaction: Extract<TReaction, { type: 'upgrade' }>) => void;
+  /** Tokens are already cleared; the host forgets the user and goes to /logout. */
+  logout?: () => void;
+};
+
+export type QueryValue =
+  string | number | boolean | null | undefined | readonly (string | number)[];
+
+export type RequestOptions = {
+  query?: Record<string, QueryValue>;
+  /** JSON body. */
+  body?: unknown;
+  /** Multipart body; wins over `body`. */
+  form?: FormData;
+  signal?: AbortSignal;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+  /** Use this bearer instead of the stored one (the first login step's token). */
+  bearer?: string;
+  /** Failures for which this returns true are thrown without telling the host. */
+  quiet?: (error: ApiError) => boolean;
+};
+
+export type HttpClient = {
+  readonly apiUrl: string;
+  readonly tokens: TokenStore;
+  readonly platform: string;
+  request: <T>(method: string, path: string, options?: RequestOptions) => Promise<T>;
+  get: <T>(path: string, options?: RequestOptions) => Promise<T>;
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => Promise<T>;
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => Promise<T>;
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => Promise<T>;
+  delete: <T>(path: string, options?: RequestOptions) => Promise<T>;
+  /** Rotates the refresh token; concurrent callers share one request. */
+  refresh: () => Promise<TTokens>;
+};
+
+export type HttpClientOptions = {
+  apiUrl: string;
+  tokens: TokenStore;
+  events?: ClientEvents;
+  fetch?: typeof globalThis.fetch;
+  platform?: string;
+};
+
+const buildUrl = (apiUrl: string, path: string, query?: Record<string, QueryValue>): string => {
+  const url = new URL(path.replace(/^\/+/, ''), apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value as readonly (string | number)[])
+        url.searchParams.append(`${key}[]`, String(item));
+    } else url.searchParams.set(key, String(value));
+  }
+  return url.toString();
+};
+
+/** Parses the spec's `{ error: {...} }` body; any other body still becomes an ApiError with its status. */
+const errorFromResponse = async (response: Response): Promise<ApiError> => {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = ZErrorBodySchema.safeParse(body);
+  if (parsed.success) {
+    const { code, message, errors, limit } = parsed.data.error;
+    return new ApiError({ status: response.status, code, message, errors, limit });
+  }
+  const message =
+    body && typeof body === 'object' && 'message' in body && typeof body.message === 'string'
+      ? body.message
+      : '';
+  return new ApiError({ status: response.status, code: `HTTP_${response.status}`, message });
+};
+
+const tokensFrom = (data: {
+  access_token: string;
+  refresh_token: string;
+  expires_in?: number;
+}): TTokens => ({
+  access_token: data.access_token,
+  refresh_token: data.refresh_token,
+  ...(data.expires_in ? { expires_at: Date.now() + data.expires_in * 1000 } : {}),
+});
+
+/**
+ * The HTTP client shared by the web app and the CLI: bearer auth, one refresh for any number of
+ * concurrent 401s, and the spec's reactions to failures reported through `events`.
+ */
+export const createHttpClient = ({
+  apiUrl,
+  tokens,
+  events = {},
+  fetch: fetchImpl = (...args) => globalThis.fetch(...args),
+  platform = PLATFORM,
+}: HttpClientOptions): HttpClient => {
+  let refreshing: Promise<TTokens> | null = null;
+
+  const tell = (error: ApiError, role: TRequestRole, quiet?: RequestOptions['quiet']): ApiError => {
+    if (error.reaction) return error;
+    const reaction = reactionFor(error, role);
+    error.reaction = reaction;
+    if (reaction.type === 'logout') {
+      tokens.clear();
+      events.logout?.();
+      return error;
+    }
+    if (quiet?.(error)) return error;
+    if (reaction.type === 'toast') events.toast?.(reaction.message);
+    else if (reaction.type === 'errorModal') events.errorModal?.(reaction.message);
+    else if (reaction.type === 'upgrade') events.upgrade?.(reaction);
+    return error;
+  };
+
+  const send = async (
+    method: string,
+    path: string,
+    options: RequestOptions,
+    bearer: string | null,
+  ) => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    let body: BodyInit | undefined;
+    if (options.form) body = options.form;
+    else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
+    try {
+      return await fetchImpl(buildUrl(apiUrl, path, options.query), {
+        method: method.toUpperCase(),
+        headers,
+        body,
+        signal: options.signal,
+      });
+    } catch (cause) {
+      if (options.signal?.aborted) throw cause;
+      throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: MESSAGES.networkError });
+    }
+  };
+
+  const refresh = (): Promise<TTokens> => {
+    refreshing ??= (async () => {
+      const current = tokens.get();
+      if (!current?.refresh_token) {
+        throw new ApiError({
+          status: 401,
+          code: 'UNAUTHENTICATED',
+          message: MESSAGES.unauthenticated,
+        });
+      }
+      const response = await send(
+        'POST',
+        REFRESH_PATH,
+        { body: { refresh_token: current.refresh_token, platform } },
+        null,
+      );
+      if (!response.ok) throw await errorFromResponse(response);
+      const { data } = (await response.json()) as {
+        data: { access_token: string; refresh_token: string; expires_in?: number };
+      };
+      const next = tokensFrom(data);
+      tokens.set(next);
+      return next;
+    })().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  };
+
+  const request = async <T>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<T> => {
+    const role: TRequestRole =
+      path === REFRESH_PATH ? 'refresh' : path === LOGOUT_PATH ? 'logout' : 'other';
+    const useAuth = options.auth !== false;
+    const bearerFor = () =>
+      options.bearer ?? (useAuth ? (tokens.get()?.access_token ?? null) : null);
+    let response: Response;
+    try {
+      const firstBearer = bearerFor();
+      response = await send(method, path, options, firstBearer);
+      // An expired access token: refresh once (shared by concurrent calls) and retry once.
+      if (response.status === 401 && role === 'other' && useAuth && !options.bearer) {
+        // Skip the refresh when another call already rotated the tokens while this one was in flight.
+        const rotatedMeanwhile = refreshing === null && tokens.get()?.access_token !== firstBearer;
+        if (!rotatedMeanwhile) {
+          try {
+            await refresh();
+          } catch (error) {
+            const failure =
+              error instanceof ApiError
+                ? error
+                : new ApiError({
+                    status: 401,
+                    code: 'UNAUTHENTICATED',
+                    message: MESSAGES.unauthenticated,
+                  });
+            throw tell(failure, 'refresh', options.quiet);
+          }
+        }
+        response = await send(method, path, options, bearerFor());
+      }
+    } catch (error) {
+      if (error instanceof ApiError) throw tell(error, role, options.quiet);
+      throw error;
+    }
+    if (!response.ok) throw tell(await errorFromResponse(response), role, options.quiet);
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+
+  return {
+    apiUrl,
+    tokens,
+    platform,
+    request,
+    get: (path, options) => request('GET', path, options),
+    post: (path, body, options) => request('POST', path, { ...options, body }),
+    put: (path, body, options) => request('PUT', path, { ...options, body }),
+    patch: (path, body, options) => request('PATCH', path, { ...options, body }),
+    delete: (path, options) => request('DELETE', path, options),
+    refresh,
+  };
+};
