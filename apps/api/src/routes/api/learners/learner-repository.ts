@@ -1,0 +1,244 @@
+import {
+  CHANNEL_CONTACT,
+  CHANNEL_KEYS,
+  COURSE_STATUSES,
+  DEFAULT_LOCALE,
+  LOCALES,
+  MESSAGES,
+  REACHABILITY,
+  normalizePhoneFromServer,
+} from '@ccp/schemas';
+import type {
+  TChannelKey,
+  TCourseStatus,
+  TLearner,
+  TLearnerCourse,
+  TLearnerListRef,
+  TLearnerReachability,
+  TLocale,
+  TReachability,
+} from '@ccp/schemas';
+import { sql } from 'kysely';
+
+import type { Db } from '../../../db/index.ts';
+import type { LearnersTable } from '../../../db/types.ts';
+import { notFound, validationError } from '../../../lib/app-error.ts';
+
+// Reads and checks shared by the learner and learners-list routes. Every query is scoped to the
+// caller's company: a uuid of another company is simply not found.
+
+const isChannelKey = (value: unknown): value is TChannelKey =>
+  typeof value === 'string' && (CHANNEL_KEYS as readonly string[]).includes(value);
+
+const oneOf = <T extends string>(values: readonly T[], value: string, fallback: T): T =>
+  (values as readonly string[]).includes(value) ? (value as T) : fallback;
+
+/** The channel keys stored on a learner (JSON text); anything unknown is dropped. */
+export const channelKeysOf = (row: Pick<LearnersTable, 'channels'>): TChannelKey[] => {
+  try {
+    const parsed: unknown = JSON.parse(row.channels);
+    return Array.isArray(parsed) ? parsed.filter(isChannelKey) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** Channel display names by key, from the reference table. */
+export const channelNames = async (db: Db): Promise<Map<string, string>> => {
+  const rows = await db.selectFrom('channels').select(['key', 'name']).execute();
+  return new Map(rows.map((row) => [row.key, row.name]));
+};
+
+const groupBy = <T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> => {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+};
+
+/** The wire shape of learners, loading their lists and courses in two queries for the batch. */
+export const serializeLearners = async (db: Db, rows: LearnersTable[]): Promise<TLearner[]> => {
+  if (rows.length === 0) return [];
+  const uuids = rows.map((row) => row.uuid);
+  const [names, memberships, courseRows] = await Promise.all([
+    channelNames(db),
+    db
+      .selectFrom('learners_list_members as m')
+      .innerJoin('learners_lists as l', 'l.uuid', 'm.list_uuid')
+      .where('m.learner_uuid', 'in', uuids)
+      .select(['m.learner_uuid', 'l.uuid', 'l.name'])
+      // The order of GET /learners-lists.
+      .orderBy(sql`lower(l.name)`)
+      .orderBy('l.uuid')
+      .execute(),
+    // Courses whose lists include the learner; archived courses are left out.
+    db
+      .selectFrom('learners_list_members as m')
+      .innerJoin('course_learners_lists as cl', 'cl.list_uuid', 'm.list_uuid')
+      .innerJoin('courses as c', 'c.uuid', 'cl.course_uuid')
+      .where('m.learner_uuid', 'in', uuids)
+      .where('c.deleted_at', 'is', null)
+      .select(['m.learner_uuid', 'c.uuid', 'c.name', 'c.status'])
+      .orderBy('c.name')
+      .orderBy('c.uuid')
+      .execute(),
+  ]);
+  const listsByLearner = groupBy(memberships, (row) => row.learner_uuid);
+  const coursesByLearner = groupBy(courseRows, (row) => row.learner_uuid);
+
+  return rows.map((row): TLearner => {
+    const lists: TLearnerListRef[] = (listsByLearner.get(row.uuid) ?? []).map(({ uuid, name }) => ({
+      uuid,
+      name,
+    }));
+    // A learner in two lists of one course names that course once.
+    const courses: TLearnerCourse[] = [];
+    for (const course of coursesByLearner.get(row.uuid) ?? []) {
+      if (courses.some((seen) => seen.uuid === course.uuid)) continue;
+      courses.push({
+        uuid: course.uuid,
+        name: course.name,
+        status: oneOf<TCourseStatus>(COURSE_STATUSES, course.status, 'draft'),
+      });
+    }
+    return {
+      uuid: row.uuid,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      email: row.email,
+      phone: normalizePhoneFromServer(row.phone),
+      locale: oneOf<TLocale>(LOCALES, row.locale, DEFAULT_LOCALE),
+      channels: channelKeysOf(row).map((key) => ({ key, name: names.get(key) ?? key })),
+      learners_lists: lists,
+      active: row.active === 1,
+      reachability: oneOf<TReachability>(REACHABILITY, row.reachability, 'unknown'),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      deleted_at: row.deleted_at,
+      // Learning time and analytics come with the delivery model (issue 5).
+      learning_time: 0,
+      status: row.deleted_at === null ? 'active' : 'archived',
+      courses,
+      analytics: { courses_activity: 0, courses_completion: 0, courses_progress: 0 },
+    };
+  });
+};
+
+export const serializeLearner = async (db: Db, row: LearnersTable): Promise<TLearner> => {
+  const [learner] = await serializeLearners(db, [row]);
+  if (!learner) throw notFound();
+  return learner;
+};
+
+/** A learner of the company, archived or not; 404 otherwise. */
+export const findLearner = async (
+  db: Db,
+  companyUuid: string,
+  uuid: string,
+): Promise<LearnersTable> => {
+  const row = await db
+    .selectFrom('learners')
+    .selectAll()
+    .where('uuid', '=', uuid)
+    .where('company_uuid', '=', companyUuid)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+};
+
+/** A learners list of the company; 404 otherwise. */
+export const findList = async (db: Db, companyUuid: string, uuid: string) => {
+  const row = await db
+    .selectFrom('learners_lists')
+    .selectAll()
+    .where('uuid', '=', uuid)
+    .where('company_uuid', '=', companyUuid)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+};
+
+/** Learners counted against the plan: the company's non-archived ones. */
+export const countActiveLearners = async (db: Db, companyUuid: string): Promise<number> => {
+  const row = await db
+    .selectFrom('learners')
+    .where('company_uuid', '=', companyUuid)
+    .where('deleted_at', 'is', null)
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+};
+
+/** E-mails are unique in a company, archived learners included (they may be restored). */
+export const assertEmailFree = async (
+  db: Db,
+  companyUuid: string,
+  email: string | null,
+  exceptUuid?: string,
+): Promise<void> => {
+  if (email === null) return;
+  let query = db
+    .selectFrom('learners')
+    .select('uuid')
+    .where('company_uuid', '=', companyUuid)
+    .where('email', '=', email);
+  if (exceptUuid) query = query.where('uuid', '!=', exceptUuid);
+  if (await query.executeTakeFirst()) throw validationError({ email: [MESSAGES.emailTaken] });
+};
+
+/** A unique-constraint failure on either database (a race the pre-check did not see). */
+export const isUniqueViolation = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+};
+
+/**
+ * Spec §4: "A learner currently active in a course cannot be archived." Active means a
+ * non-archived course in status 'active' that has one of the learner's lists.
+ */
+export const isActiveInCourse = async (db: Db, learnerUuid: string): Promise<boolean> => {
+  const row = await db
+    .selectFrom('learners_list_members as m')
+    .innerJoin('course_learners_lists as cl', 'cl.list_uuid', 'm.list_uuid')
+    .innerJoin('courses as c', 'c.uuid', 'cl.course_uuid')
+    .where('m.learner_uuid', '=', learnerUuid)
+    .where('c.status', '=', 'active')
+    .where('c.deleted_at', 'is', null)
+    .select('c.uuid')
+    .executeTakeFirst();
+  return row !== undefined;
+};
+
+/** `%text%` for LIKE with `!` as the escape character, so `%` and `_` match themselves. */
+export const likePattern = (text: string): string =>
+  `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`;
+
+/** Case-insensitive match on "first last" or the e-mail; portable across SQLite and Postgres. */
+export const learnerSearch = (text: string) => {
+  const pattern = likePattern(text);
+  return sql<boolean>`(lower(learners.first_name || ' ' || learners.last_name) like ${pattern} escape '!' or lower(coalesce(learners.email, '')) like ${pattern} escape '!')`;
+};
+
+/** Per channel of the learner: does it have the contact, and is the learner known reachable? */
+export const reachabilityOf = async (db: Db, row: LearnersTable): Promise<TLearnerReachability> => {
+  const names = await channelNames(db);
+  const reachability = oneOf<TReachability>(REACHABILITY, row.reachability, 'unknown');
+  return {
+    uuid: row.uuid,
+    reachability,
+    channels: channelKeysOf(row).map((key) => {
+      const contact = CHANNEL_CONTACT[key] === 'email' ? row.email : row.phone;
+      const reachable =
+        !contact || reachability === 'unreachable'
+          ? false
+          : reachability === 'reachable'
+            ? true
+            : null;
+      return { key, name: names.get(key) ?? key, reachable };
+    }),
+  };
+};
