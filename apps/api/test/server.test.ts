@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+
+describe('npm start (src/server.ts)', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ccp-server-test-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('starts on HOST/PORT, answers the health probe and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: apiRoot,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        CCP_DATA_DIR: dataDir,
+        CCP_SEED: 'none',
+        DATABASE_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+
+    let healthy = false;
+    for (let attempt = 0; attempt < 100 && !healthy; attempt += 1) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+        healthy = response.ok && ((await response.json()) as { status: string }).status === 'ok';
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    if (!healthy) throw new Error(`server never became healthy:\n${output}`);
+    expect(output).toContain(`listening on http://127.0.0.1:${port}`);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it('refuses a bad PORT with a message naming it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: apiRoot,
+      env: { ...process.env, PORT: 'eighty', CCP_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('PORT must be a positive whole number, got "eighty"');
+  }, 30_000);
+});
