@@ -71,7 +71,11 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
         : false;
   // Trust X-Forwarded-For only when told a proxy is in front: otherwise a client could pick its own IP
   // and dodge the per-IP sign-in limit.
-  const app = Fastify({ logger, bodyLimit: 10 * 1024 * 1024, trustProxy: options.trustProxy ?? false });
+  const app = Fastify({
+    logger,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

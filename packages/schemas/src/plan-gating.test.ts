@@ -37,7 +37,9 @@ describe('limit texts and their keys', () => {
   it('names the feature in the 402 text', () => {
     expect(limitReachedMessage('learners')).toBe('Learners limit reached.');
     expect(limitReachedMessage('a-i-transformer')).toBe('AI transformer limit reached.');
-    expect(limitReachedMessage('distribution-channels')).toBe('Distribution channels limit reached.');
+    expect(limitReachedMessage('distribution-channels')).toBe(
+      'Distribution channels limit reached.',
+    );
   });
 
   it('keys an error text: lowercase, spaces to underscores, dots removed', () => {

@@ -46,7 +46,8 @@ export const migrateToLatest = async ({ db, dialect }: Pick<DatabaseHandle, 'db'
   // them in any schema on the server and skips creating them in a fresh one.
   const migrationTableSchema =
     dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
+          ?.schema
       : undefined;
   const migrator = new Migrator({
     db,

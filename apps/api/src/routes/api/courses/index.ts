@@ -1,4 +1,587 @@
+import {
+  MESSAGES,
+  ZClassroomCoursesParamsSchema,
+  ZCourseParamsSchema,
+  ZCourseResponseSchema,
+  ZCourseUpdateRequestSchema,
+  ZCreateCourseRequestSchema,
+  ZDeletedCourseResponseSchema,
+  ZListCoursesQuerySchema,
+  ZListCoursesResponseSchema,
+  ZShortCoursesResponseSchema,
+  ZUpdateCourseIntroRequestSchema,
+  cloneCourseName,
+  publishCheck,
+  publishProblemsToFieldErrors,
+  toPublishCourse,
+} from '@ccp/schemas';
+import type { TCourseStatus, TFieldErrors } from '@ccp/schemas';
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
-// Placeholder: filled by its slice of the foundation issue.
-export const coursesRoutes: FastifyPluginAsyncZod = async () => {};
+import type { CoursesTable } from '../../../db/types.ts';
+import { AppError, validationError } from '../../../lib/app-error.ts';
+import {
+  checkCoverImage,
+  copyCoverImage,
+  removeCoverImage,
+  storeCoverImage,
+} from '../../../lib/images.ts';
+import type { CoverCheck, UploadedFile } from '../../../lib/images.ts';
+import { newUuid } from '../../../lib/ids.ts';
+import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
+import { assertWithinPlan } from '../../../lib/plan-limits.ts';
+import { authOf } from '../../../plugins/auth.ts';
+import { readCourseForm } from './multipart.ts';
+import {
+  companyHasLearnersLists,
+  findClassroom,
+  findCourse,
+  foreignListUuids,
+  languagesByShortName,
+  listUuidsOf,
+  loadCourse,
+  parseDistribution,
+  replaceCourseContent,
+  toCourseListItems,
+} from './repository.ts';
+import { lessonDayStarts, lessonDaysCreatedSince, monthStartIso } from './usage.ts';
+
+const TAGS = ['courses'];
+const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+
+// These bodies are JSON or multipart: the handler validates them with the schema their content
+// type calls for, and the route schema only documents them. Params and queries stay checked here.
+type RouteSchemaDef<T> = Parameters<FastifySchemaCompiler<T>>[0];
+const bodyCheckedInHandler = <T>(route: RouteSchemaDef<T>) =>
+  route.httpPart === 'body'
+    ? (data: unknown) => ({ value: data })
+    : validatorCompiler(route as unknown as RouteSchemaDef<z.ZodType>);
+
+const binaryFile = (description: string) =>
+  z.any().optional().meta({ type: 'string', format: 'binary', description });
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Zod issues as the 422 body's `errors`, keyed by dotted path. */
+const fieldErrorsOf = (error: z.ZodError): TFieldErrors => {
+  const errors: TFieldErrors = {};
+  for (const issue of error.issues) {
+    (errors[issue.path.map(String).join('.') || 'body'] ??= []).push(issue.message);
+  }
+  return errors;
+};
+
+const assertEditable = (course: CoursesTable) => {
+  if (course.deleted_at !== null) throw new AppError('VALIDATION_FAILED', MESSAGES.courseArchived);
+  if (!EDITABLE_STATUSES.includes(course.status)) {
+    throw new AppError('VALIDATION_FAILED', MESSAGES.courseNotEditable);
+  }
+};
+
+const checkUpload = (image: UploadedFile | null): CoverCheck | null =>
+  image ? checkCoverImage(image) : null;
+
+const companyOf = (request: FastifyRequest) => authOf(request).user.company_uuid;
+
+export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const base = '/api/v1/classrooms/:classroomUuid/courses';
+
+  app.get(
+    base,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List the classroom’s courses',
+        description:
+          'Newest first. `archived=false` (default) lists live courses, `archived=true` only archived ones. `paginate=false` answers every course as `{data}`; otherwise `{data, meta, links}`. Items are Courses without `lessons`.',
+        params: ZClassroomCoursesParamsSchema,
+        querystring: ZListCoursesQuerySchema,
+        response: { 200: ZListCoursesResponseSchema },
+      },
+    },
+    async (request) => {
+      const companyUuid = companyOf(request);
+      const { classroomUuid } = request.params;
+      await findClassroom(app.db, companyUuid, classroomUuid);
+      const { archived, paginate } = request.query;
+      const scoped = app.db
+        .selectFrom('courses')
+        .where('classroom_uuid', '=', classroomUuid)
+        .where('company_uuid', '=', companyUuid)
+        .where('deleted_at', archived ? 'is not' : 'is', null);
+      const ordered = scoped.selectAll().orderBy('created_at', 'desc').orderBy('uuid');
+      if (!paginate) {
+        return { data: await toCourseListItems(app.db, await ordered.execute()) };
+      }
+      const page = pageRequest(request.query);
+      const [rows, count] = await Promise.all([
+        ordered.limit(page.perPage).offset(offsetOf(page)).execute(),
+        scoped.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return paginated(
+        await toCourseListItems(app.db, rows),
+        Number(count.total),
+        page,
+        request.url,
+      );
+    },
+  );
+
+  app.get(
+    `${base}/short`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List the classroom’s live courses by name and status',
+        params: ZClassroomCoursesParamsSchema,
+        response: { 200: ZShortCoursesResponseSchema },
+      },
+    },
+    async (request) => {
+      const companyUuid = companyOf(request);
+      const { classroomUuid } = request.params;
+      await findClassroom(app.db, companyUuid, classroomUuid);
+      const rows = await app.db
+        .selectFrom('courses')
+        .select(['uuid', 'name', 'status'])
+        .where('classroom_uuid', '=', classroomUuid)
+        .where('company_uuid', '=', companyUuid)
+        .where('deleted_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .orderBy('uuid')
+        .execute();
+      return {
+        data: rows.map((row) => ({ ...row, status: row.status as TCourseStatus })),
+      };
+    },
+  );
+
+  app.get(
+    `${base}/:courseUuid`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Get a course with its lessons (archived courses too)',
+        params: ZCourseParamsSchema,
+        response: { 200: ZCourseResponseSchema },
+      },
+    },
+    async (request) => {
+      const { classroomUuid, courseUuid } = request.params;
+      const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
+      return { data: await loadCourse(app.db, course.uuid) };
+    },
+  );
+
+  app.post(
+    base,
+    {
+      validatorCompiler: bodyCheckedInHandler,
+      schema: {
+        tags: TAGS,
+        summary: 'Create a draft course (Intro step)',
+        description:
+          'multipart/form-data {name, description, category?, language?, image?} or JSON without the image. `language` (en, it, de; default en) is the primary language. The image is checked by its bytes: jpg, png, gif, bmp or svg, at most 500×500 px and 2 MB.',
+        consumes: ['multipart/form-data', 'application/json'],
+        params: ZClassroomCoursesParamsSchema,
+        body: ZCreateCourseRequestSchema.extend({ image: binaryFile('The cover image.') }),
+        response: { 201: ZCourseResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user } = authOf(request);
+      const { classroomUuid } = request.params;
+      await findClassroom(app.db, user.company_uuid, classroomUuid);
+      const raw: unknown = request.body;
+      const form = request.isMultipart()
+        ? await readCourseForm(request)
+        : { fields: raw, image: null };
+      const parsed = ZCreateCourseRequestSchema.safeParse(form.fields);
+      const cover = checkUpload(form.image);
+      const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+      if (cover && !cover.ok) errors.image = [cover.message];
+      if (!parsed.success || (cover && !cover.ok)) throw validationError(errors);
+
+      const now = app.clock.now().toISOString();
+      const uuid = newUuid();
+      const image =
+        cover?.ok && form.image
+          ? await storeCoverImage(app.dataDir, form.image.bytes, cover.image.type)
+          : null;
+      const language = (await languagesByShortName(app.db)).get(parsed.data.language ?? 'en');
+      if (!language) throw new Error('The languages reference data is missing.');
+      try {
+        await app.db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('courses')
+            .values({
+              uuid,
+              company_uuid: user.company_uuid,
+              classroom_uuid: classroomUuid,
+              name: parsed.data.name,
+              description: parsed.data.description,
+              image_path: image,
+              category: parsed.data.category ?? null,
+              enrollment: null,
+              status: 'draft',
+              distribution: null,
+              creator_uuid: user.uuid,
+              created_at: now,
+              updated_at: now,
+              scheduled_at: null,
+              delivered_at: null,
+              deleted_at: null,
+            })
+            .execute();
+          await trx
+            .insertInto('course_languages')
+            .values({ course_uuid: uuid, language_uuid: language.uuid, is_primary: 1, position: 0 })
+            .execute();
+        });
+      } catch (error) {
+        await removeCoverImage(app.dataDir, image);
+        throw error;
+      }
+      return reply.code(201).send({ data: await loadCourse(app.db, uuid) });
+    },
+  );
+
+  app.post(
+    `${base}/:courseUuid`,
+    {
+      validatorCompiler: bodyCheckedInHandler,
+      schema: {
+        tags: TAGS,
+        summary: 'Save a course: the full course (JSON) or the Intro step (multipart)',
+        description:
+          'JSON: the whole course; languages and lessons are replaced (a lesson keeps its uuid while its day and language stay), `distribution` and `learners_lists` are replaced when present. `status: "scheduled"` runs the publish check and answers 422 "Please fix all errors before proceed." with every problem by field path. multipart/form-data: the Intro step {uuid?, name, description, category?, image?}; an image replaces the cover. Only draft, scheduled and paused courses can be saved.',
+        consumes: ['application/json', 'multipart/form-data'],
+        params: ZCourseParamsSchema,
+        body: z.union([
+          ZCourseUpdateRequestSchema,
+          ZUpdateCourseIntroRequestSchema.extend({ image: binaryFile('A new cover image.') }),
+        ]),
+        response: { 200: ZCourseResponseSchema },
+      },
+    },
+    async (request) => {
+      const { classroomUuid, courseUuid } = request.params;
+      const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
+      assertEditable(course);
+      if (request.isMultipart()) await saveIntro(app, request, course);
+      else await saveFullCourse(app, request, course);
+      return { data: await loadCourse(app.db, course.uuid) };
+    },
+  );
+
+  app.post(
+    `${base}/:courseUuid/clone`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Clone a course as a draft "<name> (copy)"',
+        description:
+          'Copies languages, lessons with their assessments, delivery settings without dates, learners lists and the cover image.',
+        params: ZCourseParamsSchema,
+        response: { 201: ZCourseResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user } = authOf(request);
+      const { classroomUuid, courseUuid } = request.params;
+      const source = await findCourse(app.db, user.company_uuid, classroomUuid, courseUuid);
+      const starts = await lessonDayStarts(app.db, source.uuid);
+      if (starts.size > 0) {
+        const now = app.clock.now();
+        const used = await lessonDaysCreatedSince(app.db, user.company_uuid, monthStartIso(now));
+        await assertWithinPlan(app.db, user.company_uuid, 'lessons', used + starts.size);
+      }
+      const uuid = newUuid();
+      const now = app.clock.now().toISOString();
+      const distribution = parseDistribution(source.distribution);
+      const lists = await listUuidsOf(app.db, source.uuid);
+      const image = await copyCoverImage(app.dataDir, source.image_path);
+      try {
+        await app.db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('courses')
+            .values({
+              uuid,
+              company_uuid: source.company_uuid,
+              classroom_uuid: source.classroom_uuid,
+              name: cloneCourseName(source.name),
+              description: source.description,
+              image_path: image,
+              category: source.category,
+              enrollment: null,
+              status: 'draft',
+              distribution: distribution
+                ? JSON.stringify({ ...distribution, start_date: null, enrollment_close_time: null })
+                : null,
+              creator_uuid: user.uuid,
+              created_at: now,
+              updated_at: now,
+              scheduled_at: null,
+              delivered_at: null,
+              deleted_at: null,
+            })
+            .execute();
+          const languages = await trx
+            .selectFrom('course_languages')
+            .selectAll()
+            .where('course_uuid', '=', source.uuid)
+            .execute();
+          if (languages.length > 0) {
+            await trx
+              .insertInto('course_languages')
+              .values(languages.map((row) => ({ ...row, course_uuid: uuid })))
+              .execute();
+          }
+          const lessons = await trx
+            .selectFrom('lessons')
+            .selectAll()
+            .where('course_uuid', '=', source.uuid)
+            .execute();
+          for (const lesson of lessons) {
+            await trx
+              .insertInto('lessons')
+              .values({
+                ...lesson,
+                uuid: newUuid(),
+                course_uuid: uuid,
+                created_at: now,
+                updated_at: now,
+              })
+              .execute();
+          }
+          if (lists.length > 0) {
+            await trx
+              .insertInto('course_learners_lists')
+              .values(lists.map((list) => ({ course_uuid: uuid, list_uuid: list })))
+              .execute();
+          }
+        });
+      } catch (error) {
+        await removeCoverImage(app.dataDir, image);
+        throw error;
+      }
+      return reply.code(201).send({ data: await loadCourse(app.db, uuid) });
+    },
+  );
+
+  app.delete(
+    `${base}/:courseUuid`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a course permanently, with its lessons and cover image',
+        params: ZCourseParamsSchema,
+        response: { 200: ZDeletedCourseResponseSchema },
+      },
+    },
+    async (request) => {
+      const { classroomUuid, courseUuid } = request.params;
+      const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
+      await app.db.deleteFrom('courses').where('uuid', '=', course.uuid).execute();
+      await removeCoverImage(app.dataDir, course.image_path);
+      return { data: { deleted: course.uuid } };
+    },
+  );
+
+  app.delete(
+    `${base}/:courseUuid/soft`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Archive a course',
+        description:
+          'Sets `deleted_at`; the status is kept. Archived courses get no further lessons and are deleted permanently after 30 days.',
+        params: ZCourseParamsSchema,
+        response: { 200: ZCourseResponseSchema },
+      },
+    },
+    async (request) => {
+      const { classroomUuid, courseUuid } = request.params;
+      const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
+      if (course.deleted_at !== null) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.courseAlreadyArchived);
+      }
+      await app.db
+        .updateTable('courses')
+        .set({ deleted_at: app.clock.now().toISOString() })
+        .where('uuid', '=', course.uuid)
+        .execute();
+      return { data: await loadCourse(app.db, course.uuid) };
+    },
+  );
+
+  app.post(
+    `${base}/:courseUuid/restore`,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Restore an archived course',
+        params: ZCourseParamsSchema,
+        response: { 200: ZCourseResponseSchema },
+      },
+    },
+    async (request) => {
+      const { classroomUuid, courseUuid } = request.params;
+      const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
+      if (course.deleted_at === null) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.courseNotArchived);
+      }
+      await app.db
+        .updateTable('courses')
+        .set({ deleted_at: null })
+        .where('uuid', '=', course.uuid)
+        .execute();
+      return { data: await loadCourse(app.db, course.uuid) };
+    },
+  );
+};
+
+/** The Intro step as multipart: name, description, category and optionally a new cover. */
+const saveIntro = async (app: FastifyInstance, request: FastifyRequest, course: CoursesTable) => {
+  const form = await readCourseForm(request);
+  const parsed = ZUpdateCourseIntroRequestSchema.safeParse(form.fields);
+  const cover = checkUpload(form.image);
+  const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+  if (cover && !cover.ok) errors.image = [cover.message];
+  if (!parsed.success || (cover && !cover.ok)) throw validationError(errors);
+
+  const image =
+    cover?.ok && form.image
+      ? await storeCoverImage(app.dataDir, form.image.bytes, cover.image.type)
+      : null;
+  try {
+    await app.db
+      .updateTable('courses')
+      .set({
+        name: parsed.data.name,
+        description: parsed.data.description,
+        ...(parsed.data.category !== undefined ? { category: parsed.data.category } : {}),
+        ...(image ? { image_path: image } : {}),
+        updated_at: app.clock.now().toISOString(),
+      })
+      .where('uuid', '=', course.uuid)
+      .execute();
+  } catch (error) {
+    await removeCoverImage(app.dataDir, image);
+    throw error;
+  }
+  if (image) await removeCoverImage(app.dataDir, course.image_path);
+};
+
+/**
+ * The full course as JSON. Publishing (status scheduled, asked for or kept) runs the publish
+ * check on the body merged with what it leaves unchanged, and answers every problem at once.
+ */
+const saveFullCourse = async (
+  app: FastifyInstance,
+  request: FastifyRequest,
+  course: CoursesTable,
+) => {
+  const companyUuid = course.company_uuid;
+  const raw: unknown = request.body;
+  const body = isRecord(raw) ? raw : {};
+  const now = app.clock.now();
+  const requested = body.status;
+  const publishing =
+    requested === 'scheduled' || (requested === undefined && course.status === 'scheduled');
+
+  let errors: TFieldErrors = {};
+  if (publishing) {
+    const effective = {
+      ...body,
+      distribution:
+        'distribution' in body ? body.distribution : parseDistribution(course.distribution),
+      learners_lists:
+        'learners_lists' in body ? body.learners_lists : await listUuidsOf(app.db, course.uuid),
+    };
+    const problems = publishCheck(toPublishCourse(effective), {
+      now,
+      hasLearnersLists: await companyHasLearnersLists(app.db, companyUuid),
+    });
+    errors = publishProblemsToFieldErrors(problems);
+  }
+  const parsed = ZCourseUpdateRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    // When publishing, a path the publish check named keeps its day/language/option message.
+    const named = new Set(Object.keys(errors));
+    for (const [path, messages] of Object.entries(fieldErrorsOf(parsed.error))) {
+      if (!named.has(path)) errors[path] = messages;
+    }
+  }
+  if (Array.isArray(body.learners_lists)) {
+    const given = body.learners_lists.filter(
+      (value): value is string => typeof value === 'string' && z.uuid().safeParse(value).success,
+    );
+    const foreign = await foreignListUuids(app.db, companyUuid, given);
+    body.learners_lists.forEach((value, index) => {
+      if (typeof value === 'string' && foreign.has(value.toLowerCase())) {
+        errors[`learners_lists.${index}`] = [MESSAGES.learnersListUnknown];
+      }
+    });
+  }
+  if (!parsed.success || Object.keys(errors).length > 0) {
+    const first = Object.values(errors)[0]?.[0] ?? MESSAGES.invalidDataNoInfo;
+    throw new AppError('VALIDATION_FAILED', publishing ? MESSAGES.fixAllErrors : first, {
+      errors,
+    });
+  }
+  const data = parsed.data;
+
+  // Plan limits (spec §6), on what this save sets.
+  if (data.distribution) {
+    const { channels, exclusion_days: exclusionDays } = data.distribution;
+    if (channels.length > 0) {
+      await assertWithinPlan(app.db, companyUuid, 'distribution-channels', channels.length);
+    }
+    if (exclusionDays.length > 0) {
+      await assertWithinPlan(app.db, companyUuid, 'exclusion-days', 1);
+    }
+  }
+  const since = monthStartIso(now);
+  const starts = await lessonDayStarts(app.db, course.uuid);
+  const days = [...new Set(data.lessons.map((lesson) => lesson.day))];
+  const newDays = days.filter((day) => !starts.has(day));
+  if (newDays.length > 0) {
+    const others = await lessonDaysCreatedSince(app.db, companyUuid, since, course.uuid);
+    const thisMonth = days.filter((day) => (starts.get(day) ?? since) >= since).length;
+    await assertWithinPlan(app.db, companyUuid, 'lessons', others + thisMonth);
+  }
+
+  const status = data.status ?? course.status;
+  const scheduledAt =
+    status === 'scheduled'
+      ? course.status === 'scheduled'
+        ? (course.scheduled_at ?? now.toISOString())
+        : now.toISOString()
+      : status === 'draft'
+        ? null
+        : course.scheduled_at;
+  const nowIso = now.toISOString();
+  await app.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('courses')
+      .set({
+        name: data.name,
+        description: data.description,
+        ...(data.category !== undefined ? { category: data.category } : {}),
+        ...(data.distribution !== undefined
+          ? { distribution: data.distribution ? JSON.stringify(data.distribution) : null }
+          : {}),
+        status,
+        scheduled_at: scheduledAt,
+        updated_at: nowIso,
+      })
+      .where('uuid', '=', course.uuid)
+      .execute();
+    await replaceCourseContent(trx, course.uuid, data, nowIso);
+  });
+};

@@ -1,0 +1,98 @@
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { COVER_IMAGE_MAX, COVER_IMAGE_TYPES, MESSAGES } from '@ccp/schemas';
+import { imageSize } from 'image-size';
+
+import { newUuid } from './ids.ts';
+
+// Cover images (spec §5): checked by their bytes, never by name or declared type, and stored
+// under <dataDir>/uploads/covers, which the app serves at /uploads/covers/.
+
+export type CoverImageType = 'jpg' | 'png' | 'gif' | 'bmp' | 'svg';
+export type InspectedImage = { type: CoverImageType; width: number; height: number };
+
+/** An uploaded file as read from the request; `truncated` when it went past the size limit. */
+export type UploadedFile = { bytes: Buffer; truncated: boolean; filename: string };
+
+export const COVERS_URL_PREFIX = '/uploads/covers/';
+
+const ACCEPTED = new Set<string>(COVER_IMAGE_TYPES);
+
+/** The type and pixel size read from an image's bytes; null for anything else or unreadable. */
+export const inspectImage = (bytes: Uint8Array): InspectedImage | null => {
+  try {
+    const size = imageSize(bytes);
+    const type = size.type;
+    const { width, height } = size;
+    if (!type || !ACCEPTED.has(type)) return null;
+    if (!Number.isFinite(width) || !Number.isFinite(height) || width <= 0 || height <= 0) {
+      return null;
+    }
+    return { type: type as CoverImageType, width, height };
+  } catch {
+    return null;
+  }
+};
+
+export type CoverCheck = { ok: true; image: InspectedImage } | { ok: false; message: string };
+
+/** Spec §5: at most 2 MB, one of the accepted types, at most 500×500 pixels. */
+export const checkCoverImage = (upload: UploadedFile): CoverCheck => {
+  if (upload.truncated || upload.bytes.length > COVER_IMAGE_MAX.bytes) {
+    return { ok: false, message: MESSAGES.imageSize };
+  }
+  const image = inspectImage(upload.bytes);
+  if (!image) return { ok: false, message: MESSAGES.imageType };
+  if (image.width > COVER_IMAGE_MAX.width || image.height > COVER_IMAGE_MAX.height) {
+    return { ok: false, message: MESSAGES.imageDimensions };
+  }
+  return { ok: true, image };
+};
+
+const coversDir = (dataDir: string) => path.join(dataDir, 'uploads', 'covers');
+
+/** The file behind a stored cover URL, or null for anything that is not one of ours. */
+const fileOf = (dataDir: string, url: string): string | null => {
+  if (!url.startsWith(COVERS_URL_PREFIX)) return null;
+  const name = url.slice(COVERS_URL_PREFIX.length);
+  // Only plain file names we generated: no separators, no dot-dot.
+  if (!/^[\w-]+\.[a-z]+$/.test(name)) return null;
+  return path.join(coversDir(dataDir), name);
+};
+
+/** Writes a checked cover under a new name; answers its URL path. */
+export const storeCoverImage = async (
+  dataDir: string,
+  bytes: Uint8Array,
+  type: CoverImageType,
+): Promise<string> => {
+  await mkdir(coversDir(dataDir), { recursive: true });
+  const name = `${newUuid()}.${type}`;
+  await writeFile(path.join(coversDir(dataDir), name), bytes);
+  return `${COVERS_URL_PREFIX}${name}`;
+};
+
+/** Copies a stored cover to a new name (for a cloned course); null when there is none. */
+export const copyCoverImage = async (
+  dataDir: string,
+  url: string | null,
+): Promise<string | null> => {
+  const source = url ? fileOf(dataDir, url) : null;
+  if (!source) return null;
+  const extension = path.extname(source);
+  const name = `${newUuid()}${extension}`;
+  try {
+    await copyFile(source, path.join(coversDir(dataDir), name));
+  } catch {
+    // The file is gone (e.g. removed by hand): the copy simply has no cover.
+    return null;
+  }
+  return `${COVERS_URL_PREFIX}${name}`;
+};
+
+/** Removes a stored cover; missing files and foreign URLs are ignored. */
+export const removeCoverImage = async (dataDir: string, url: string | null): Promise<void> => {
+  const file = url ? fileOf(dataDir, url) : null;
+  if (file) await rm(file, { force: true });
+};
