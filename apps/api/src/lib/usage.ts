@@ -37,9 +37,16 @@ const countCreators = async (db: Db, companyUuid: string): Promise<number> => {
 
 // A lesson is one day of a course, whatever its languages; it counts in the month its first
 // language version was created, so translating it later does not count it again.
-const countLessonsThisMonth = async (db: Db, companyUuid: string, now: Date): Promise<number> => {
-  const { from, to } = monthBounds(now);
-  const days = db
+/**
+ * Lesson days of the company's non-archived courses first created in [from, to), optionally
+ * leaving one course out (the one being saved, whose days the caller counts from its new body).
+ */
+export const countLessonDays = async (
+  db: Db,
+  companyUuid: string,
+  { from, to, excludeCourseUuid }: { from: string; to: string; excludeCourseUuid?: string },
+): Promise<number> => {
+  let days = db
     .selectFrom('lessons')
     .innerJoin('courses', 'courses.uuid', 'lessons.course_uuid')
     .select(['lessons.course_uuid', 'lessons.day'])
@@ -52,6 +59,7 @@ const countLessonsThisMonth = async (db: Db, companyUuid: string, now: Date): Pr
         eb(eb.fn.min('lessons.created_at'), '<', to),
       ]),
     );
+  if (excludeCourseUuid) days = days.where('courses.uuid', '!=', excludeCourseUuid);
   const row = await db
     .selectFrom(days.as('days'))
     .select((eb) => eb.fn.countAll().as('n'))
@@ -71,15 +79,21 @@ const channelsOf = (distribution: string | null): string[] => {
   }
 };
 
-const countDistributionChannels = async (db: Db, companyUuid: string): Promise<number> => {
-  const rows = await db
+/** Distinct channel keys in the distributions of the company's non-archived courses. */
+export const channelsInUse = async (
+  db: Db,
+  companyUuid: string,
+  excludeCourseUuid?: string,
+): Promise<Set<string>> => {
+  let query = db
     .selectFrom('courses')
     .select('distribution')
     .where('company_uuid', '=', companyUuid)
     .where('deleted_at', 'is', null)
-    .where('distribution', 'is not', null)
-    .execute();
-  return new Set(rows.flatMap((row) => channelsOf(row.distribution))).size;
+    .where('distribution', 'is not', null);
+  if (excludeCourseUuid) query = query.where('uuid', '!=', excludeCourseUuid);
+  const rows = await query.execute();
+  return new Set(rows.flatMap((row) => channelsOf(row.distribution)));
 };
 
 const sumUsageEventsThisMonth = async (
@@ -121,9 +135,9 @@ export const usageOf = async (
     case 'creator-seats':
       return countCreators(db, companyUuid);
     case 'lessons':
-      return countLessonsThisMonth(db, companyUuid, now);
+      return countLessonDays(db, companyUuid, monthBounds(now));
     case 'distribution-channels':
-      return countDistributionChannels(db, companyUuid);
+      return (await channelsInUse(db, companyUuid)).size;
     case 'a-i-transformer':
     case 'a-i-translator':
       return sumUsageEventsThisMonth(db, companyUuid, key, now);

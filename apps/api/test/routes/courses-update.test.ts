@@ -608,3 +608,44 @@ describe('courses: plan limits', async () => {
     expect(response.statusCode).toBe(200);
   });
 });
+
+describe('courses: the channels limit counts across the company', async () => {
+  const app = await buildTestApp();
+  const { company, headers } = await createSignedInUser(app, { plan: 'free' });
+  const base = `/api/v1/classrooms/${company.classrooms[0]!.uuid}/courses`;
+  const create = async (name: string) =>
+    (
+      await call(app, {
+        method: 'POST',
+        url: base,
+        headers,
+        payload: { name, description: 'Plan.' },
+      })
+    ).json.data.uuid as string;
+  const save = (uuid: string, channels: string[]) =>
+    call(app, {
+      method: 'POST',
+      url: `${base}/${uuid}`,
+      headers,
+      payload: validCourseBody({ languages: ['en'], days: 1, channels }) as object,
+    });
+
+  it('lets a second course reuse the channel in use, refuses a new one, and frees it on archive', async () => {
+    const first = await create('First');
+    expect((await save(first, ['slack'])).statusCode).toBe(200);
+    const second = await create('Second');
+    expect((await save(second, ['slack'])).statusCode).toBe(200);
+
+    const other = await save(second, ['whatsapp']);
+    expect(other.statusCode).toBe(402);
+    expect(other.json.error.limit).toEqual({
+      feature: 'distribution-channels',
+      required: 2,
+      limit: 1,
+    });
+
+    // With the first course archived, the second may move to another channel.
+    await call(app, { method: 'DELETE', url: `${base}/${first}/soft`, headers });
+    expect((await save(second, ['whatsapp'])).statusCode).toBe(200);
+  });
+});

@@ -33,6 +33,7 @@ import type { CoverCheck, UploadedFile } from '../../../lib/images.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
+import { channelsInUse, countLessonDays, monthBounds } from '../../../lib/usage.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { readCourseForm } from './multipart.ts';
 import {
@@ -47,7 +48,7 @@ import {
   replaceCourseContent,
   toCourseListItems,
 } from './repository.ts';
-import { lessonDayStarts, lessonDaysCreatedSince, monthStartIso } from './usage.ts';
+import { lessonDayStarts } from './usage.ts';
 
 const TAGS = ['courses'];
 const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
@@ -297,7 +298,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const starts = await lessonDayStarts(app.db, source.uuid);
       if (starts.size > 0) {
         const now = app.clock.now();
-        const used = await lessonDaysCreatedSince(app.db, user.company_uuid, monthStartIso(now));
+        const used = await countLessonDays(app.db, user.company_uuid, monthBounds(now));
         await assertWithinPlan(app.db, user.company_uuid, 'lessons', used + starts.size);
       }
       const uuid = newUuid();
@@ -540,18 +541,25 @@ const saveFullCourse = async (
   if (data.distribution) {
     const { channels, exclusion_days: exclusionDays } = data.distribution;
     if (channels.length > 0) {
-      await assertWithinPlan(app.db, companyUuid, 'distribution-channels', channels.length);
+      // The plan counts distinct channels across the company's courses, this one included.
+      const inUse = await channelsInUse(app.db, companyUuid, course.uuid);
+      for (const channel of channels) inUse.add(channel);
+      await assertWithinPlan(app.db, companyUuid, 'distribution-channels', inUse.size);
     }
     if (exclusionDays.length > 0) {
       await assertWithinPlan(app.db, companyUuid, 'exclusion-days', 1);
     }
   }
-  const since = monthStartIso(now);
+  const month = monthBounds(now);
+  const since = month.from;
   const starts = await lessonDayStarts(app.db, course.uuid);
   const days = [...new Set(data.lessons.map((lesson) => lesson.day))];
   const newDays = days.filter((day) => !starts.has(day));
   if (newDays.length > 0) {
-    const others = await lessonDaysCreatedSince(app.db, companyUuid, since, course.uuid);
+    const others = await countLessonDays(app.db, companyUuid, {
+      ...month,
+      excludeCourseUuid: course.uuid,
+    });
     const thisMonth = days.filter((day) => (starts.get(day) ?? since) >= since).length;
     await assertWithinPlan(app.db, companyUuid, 'lessons', others + thisMonth);
   }
