@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+
+import { buildTestApp, call } from './helper.ts';
+
+// Every call of spec §7 that the foundation serves, plus the paths it designed where the spec says "not shown".
+const CONTRACT: [method: string, path: string][] = [
+  ['post', '/api/v1/users/oauth/token'],
+  ['post', '/api/v1/users/oauth/2fa-token'],
+  ['post', '/api/v1/users/oauth/logout'],
+  ['post', '/api/v1/users/oauth/refresh'],
+  ['get', '/api/v1/users/me'],
+  ['get', '/api/v1/users/2fa-qrcode'],
+  ['post', '/api/v1/users/2fa-verify/'],
+  ['get', '/api/v1/company'],
+  ['get', '/api/v1/companies/{companyUuid}/classrooms'],
+  ['get', '/api/v1/channels'],
+  ['get', '/api/v1/languages'],
+  ['get', '/api/v1/translations'],
+  ['get', '/api/v1/classrooms/{classroomUuid}/courses'],
+  ['get', '/api/v1/classrooms/{classroomUuid}/courses/short'],
+  ['get', '/api/v1/classrooms/{classroomUuid}/courses/{courseUuid}'],
+  ['post', '/api/v1/classrooms/{classroomUuid}/courses'],
+  ['post', '/api/v1/classrooms/{classroomUuid}/courses/{courseUuid}'],
+  ['post', '/api/v1/classrooms/{classroomUuid}/courses/{courseUuid}/clone'],
+  ['delete', '/api/v1/classrooms/{classroomUuid}/courses/{courseUuid}'],
+  ['delete', '/api/v1/classrooms/{classroomUuid}/courses/{courseUuid}/soft'],
+  ['post', '/api/v1/classrooms/{classroomUuid}/courses/{courseUuid}/restore'],
+  ['post', '/api/v1/learners'],
+  ['post', '/api/v1/learners/learners-lists/{listUuid}'],
+  ['put', '/api/v1/learners/{uuid}'],
+  ['get', '/api/v1/learners/{uuid}'],
+  ['get', '/api/v1/learners/{uuid}/reachability'],
+  ['patch', '/api/v1/learners/{uuid}/learners-lists/sync'],
+  ['get', '/api/v1/learners'],
+  ['get', '/api/v1/learners/learners-lists/{listUuid}'],
+  ['delete', '/api/v1/learners/{uuid}/soft'],
+  ['delete', '/api/v1/learners/{uuid}'],
+  ['post', '/api/v1/learners/{uuid}/restore'],
+  ['get', '/api/v1/learners-lists'],
+  ['post', '/api/v1/learners-lists'],
+  ['put', '/api/v1/learners-lists/{uuid}'],
+  ['delete', '/api/v1/learners-lists/{uuid}'],
+  ['get', '/api/v1/users/me/subscriptions'],
+  ['post', '/api/v1/users/me/subscriptions/upgrade-request'],
+  ['get', '/api/v1/users/me/subscriptions/{function}/usage'],
+  ['get', '/api/v1/users/me/terms-and-conditions/to-accept'],
+  ['post', '/api/v1/users/me/terms-and-conditions'],
+  ['get', '/api/health'],
+];
+
+// Path parameter names are ours; compare the shape of the path only.
+const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+
+describe('the OpenAPI document', async () => {
+  const app = await buildTestApp();
+  const response = await call(app, { method: 'GET', url: '/api/docs/json' });
+  const paths = response.json.paths as Record<string, Record<string, { responses?: object }>>;
+  const documented = new Map(Object.entries(paths).map(([path, ops]) => [shape(path), ops]));
+
+  it.each(CONTRACT)('documents %s %s with its answers', (method, path) => {
+    const operations = documented.get(shape(path));
+    expect(operations, `${path} is not in /api/docs/json`).toBeDefined();
+    expect(Object.keys(operations![method]?.responses ?? {})).not.toHaveLength(0);
+  });
+
+  it('declares bearer authentication', () => {
+    expect(response.json.components.securitySchemes.bearer).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+    });
+  });
+
+  it('serves the reference UI', async () => {
+    const ui = await app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(ui.statusCode).toBe(200);
+    expect(ui.body).toContain('swagger-ui');
+    const bundle = await app.inject({
+      method: 'GET',
+      url: '/api/docs/static/swagger-ui-bundle.js',
+    });
+    expect(bundle.statusCode).toBe(200);
+  });
+});
