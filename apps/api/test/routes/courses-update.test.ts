@@ -627,7 +627,7 @@ describe('courses: the channels limit counts across the company', async () => {
       method: 'POST',
       url: `${base}/${uuid}`,
       headers,
-      payload: validCourseBody({ languages: ['en'], days: 1, channels }) as object,
+      payload: validCourseBody({ languages: ['en'], days: 1, channels }),
     });
 
   it('lets a second course reuse the channel in use, refuses a new one, and frees it on archive', async () => {
