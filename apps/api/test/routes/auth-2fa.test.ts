@@ -1,7 +1,7 @@
 import { MESSAGES } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
-import { bearer, errorBody, login, me, twoFactorToken } from '../fixtures/auth.ts';
+import { bearer, errorBody, login, me, nextIp, twoFactorToken } from '../fixtures/auth.ts';
 import {
   buildTestApp,
   call,
@@ -22,8 +22,14 @@ describe('the user and two-factor setup', async () => {
   };
   const qrcode = (token: string) =>
     call(app, { method: 'GET', url: '/api/v1/users/2fa-qrcode', headers: bearer(token) });
-  const verify = (token: string, code: unknown, url = '/api/v1/users/2fa-verify/') =>
-    call(app, { method: 'POST', url, headers: bearer(token), payload: { code } });
+  const verify = (token: string, code: unknown, url = '/api/v1/users/2fa-verify/', ip = nextIp()) =>
+    call(app, {
+      method: 'POST',
+      url,
+      remoteAddress: ip,
+      headers: bearer(token),
+      payload: { code },
+    });
   const userRow = (uuid: string) =>
     app.db.selectFrom('users').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();
   // A user without 2FA, signed in with the first step and shown a QR code.
@@ -198,6 +204,29 @@ describe('the user and two-factor setup', async () => {
         is_2fa_enabled: 0,
       });
       expect((await verify(first.access_token, [now, nextCode])).statusCode).toBe(200);
+    });
+
+    it('locks the setup after 5 wrong pairs a minute with 429, then lets a right pair through', async () => {
+      const { user, first, secret } = await startSetup();
+      const wrong = [totpCode(app, secret, 1), totpCode(app, secret)];
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        expect((await verify(first.access_token, wrong)).statusCode).toBe(422);
+      }
+      const locked = await verify(first.access_token, [
+        totpCode(app, secret),
+        totpCode(app, secret, 1),
+      ]);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json).toEqual(errorBody(429, 'TOO_MANY_ATTEMPTS', 'Too Many Attempts.'));
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await userRow(user.uuid)).is_2fa_enabled).toBe(0);
+
+      app.testClock.advance(61_000);
+      const right = await verify(first.access_token, [
+        totpCode(app, secret),
+        totpCode(app, secret, 1),
+      ]);
+      expect(right.statusCode).toBe(200);
     });
 
     it('refuses codes of a secret that a newer QR code replaced', async () => {

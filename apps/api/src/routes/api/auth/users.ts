@@ -6,15 +6,16 @@ import {
   ZUserResponseSchema,
 } from '@ccp/schemas';
 import type { TTwoFactorVerifyResponse } from '@ccp/schemas';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 
 import { AppError } from '../../../lib/app-error.ts';
+import { clearFailures, failureKey, lockedFor, recordFailure } from '../../../lib/rate-limit.ts';
 import { issueTokenPair, revokeFamily } from '../../../lib/tokens.ts';
 import { matchConsecutiveCodes, newTotpSecret, otpauthUrl } from '../../../lib/totp.ts';
 import { authOf } from '../../../plugins/auth.ts';
-import { tokenDeps } from './shared.ts';
+import { tokenDeps, tooManyAttempts } from './shared.ts';
 import { loadUser } from './user-resource.ts';
 
 /** The signed-in user and the first-time two-factor setup; all open to first-step tokens. */
@@ -69,14 +70,22 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const verify = async (
     request: FastifyRequest & { body: { code: [string, string] } },
+    reply: FastifyReply,
   ): Promise<TTwoFactorVerifyResponse> => {
     const auth = authOf(request);
     const { user } = auth;
     if (Number(user.is_2fa_enabled) === 1) throw alreadyEnabled();
     const pending = user.totp_pending_secret;
     if (!pending) throw new AppError('VALIDATION_FAILED', MESSAGES.twoFactorSetupNotStarted);
+    // Wrong setup codes count like wrong sign-in codes: 5 a minute, then 429.
+    const keys = [failureKey.otp(user.uuid), failureKey.ip(request.ip)];
+    const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
+    if (wait !== null) throw tooManyAttempts(reply, wait);
     const step = matchConsecutiveCodes(pending, request.body.code, app.clock);
-    if (step === null) throw new AppError('INVALID_CODE', MESSAGES.invalidCode);
+    if (step === null) {
+      await recordFailure(app, keys);
+      throw new AppError('INVALID_CODE', MESSAGES.invalidCode);
+    }
     // The setup codes count as used, so neither opens a later sign-in.
     const enabled = await app.db
       .updateTable('users')
@@ -95,6 +104,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     if (Number(enabled.numUpdatedRows) !== 1) {
       throw new AppError('INVALID_CODE', MESSAGES.invalidCode);
     }
+    await clearFailures(app, failureKey.otp(user.uuid));
     // The setup proved the second factor: continue fully signed in, in a new token family.
     await revokeFamily(app, auth.familyUuid);
     const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'full');
