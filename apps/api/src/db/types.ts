@@ -179,4 +179,112 @@ export type Database = {
   learners: LearnersTable;
   learners_lists: LearnersListsTable;
   learners_list_members: LearnersListMembersTable;
+  enrollments: EnrollmentsTable;
+  lesson_deliveries: LessonDeliveriesTable;
+  learner_events: LearnerEventsTable;
+  outbox_messages: OutboxMessagesTable;
+  channel_tokens: ChannelTokensTable;
+  exports: ExportsTable;
+};
+
+// Delivery model (issue 5): enrolments, one row per scheduled lesson send, the event log, the
+// outbox the channel adapters write to, and produced exports.
+export type EnrollmentsTable = {
+  uuid: string;
+  company_uuid: string;
+  course_uuid: string;
+  learner_uuid: string;
+  /** Channel key the learner is reached on for this course. */
+  channel: string;
+  /** invited (waiting for the GDPR opt-in) | enrolled | declined | completed | dropped */
+  status: string;
+  invited_at: Timestamp;
+  enrolled_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type LessonDeliveriesTable = {
+  uuid: string;
+  company_uuid: string;
+  course_uuid: string;
+  enrollment_uuid: string;
+  learner_uuid: string;
+  day: number;
+  /** Language short name the lesson is sent in (the learner's locale when the course has it). */
+  language: string;
+  channel: string;
+  scheduled_for: Timestamp;
+  /** scheduled | sent | failed | canceled */
+  status: string;
+  sent_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  read_at: Timestamp | null;
+  answered_at: Timestamp | null;
+  /** 1 correct, 0 wrong, null not answered (yet). */
+  answer_correct: number | null;
+  /** Set when no answer arrived within 72 hours of delivery. */
+  missed_at: Timestamp | null;
+  reminders_sent: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type LearnerEventsTable = {
+  uuid: string;
+  company_uuid: string;
+  course_uuid: string;
+  learner_uuid: string;
+  delivery_uuid: string | null;
+  /** delivered | read | answered | missed | reminder | opted_in | declined */
+  type: string;
+  correct: number | null;
+  occurred_at: Timestamp;
+  /** JSON with the event's details (answer text, channel message id...). */
+  payload: string | null;
+  created_at: Timestamp;
+};
+export type OutboxMessagesTable = {
+  uuid: string;
+  company_uuid: string | null;
+  delivery_uuid: string | null;
+  /** lesson | reminder | email */
+  kind: string;
+  /** Channel key, or 'email'. */
+  channel: string;
+  recipient: string;
+  subject: string | null;
+  /** JSON: the rendered, channel-specific payload. */
+  body: string;
+  /** pending | sent | failed */
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+};
+export type ChannelTokensTable = {
+  uuid: string;
+  company_uuid: string;
+  channel: string;
+  token_hash: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+};
+export type ExportsTable = {
+  uuid: string;
+  company_uuid: string;
+  user_uuid: string;
+  course_uuid: string | null;
+  /** statistics | not_enrolled_learners | course */
+  type: string;
+  type_display_name: string;
+  file_name: string;
+  content_type: string;
+  /** Path under the data dir. */
+  file_path: string | null;
+  /** pending | ready | failed */
+  status: string;
+  rows: number;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
 };

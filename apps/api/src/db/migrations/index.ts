@@ -3,10 +3,12 @@ import type { Migration } from 'kysely';
 import * as init from './0001_init.ts';
 import * as referenceData from './0002_reference_data.ts';
 import * as translations from './0003_translations.ts';
+import * as delivery from './0004_delivery.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
   '0001_init': init,
   '0002_reference_data': referenceData,
   '0003_translations': translations,
+  '0004_delivery': delivery,
 };
