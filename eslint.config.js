@@ -82,8 +82,13 @@ export default defineConfig(
     },
   },
   {
-    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'tests/**/*.ts'],
+    files: ['apps/**/*.ts', 'apps/**/*.tsx'],
     rules: { 'no-restricted-imports': ['error', { patterns: [appImports, deepImports] }] },
+  },
+  {
+    // Cross-app tests start the API in-process and drive the clients against it.
+    files: ['tests/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [deepImports] }] },
   },
   {
     files: ['**/*.test.ts', '**/test/**/*.ts'],

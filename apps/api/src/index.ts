@@ -1,0 +1,8 @@
+// The API's public entry, for the cross-app tests in tests/: build it in-process, seed it, move its clock.
+export { buildApp, DEFAULT_AUTH_SETTINGS } from './app.ts';
+export type { AppOptions } from './app.ts';
+export { createDatabase } from './db/index.ts';
+export type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
+export { createManualClock, systemClock } from './lib/clock.ts';
+export type { Clock } from './lib/clock.ts';
+export { DEMO_PASSWORD, seedDemo } from './seed/demo.ts';

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { TokenStore, TTokens } from '@ccp/data-provider';
+
+// `<config>/credentials.json`: one session per API URL, readable by the owner only.
+//   { "version": 1, "sessions": { "http://127.0.0.1:8080": { access_token, refresh_token, expires_at? } } }
+
+type CredentialsFile = { version: 1; sessions: Record<string, TTokens> };
+
+export type FileTokenStoreOptions = {
+  file: string;
+  /** The normalised API URL whose session this store holds. */
+  apiUrl: string;
+  /** Told once when the file cannot be read (it then reads as signed out). */
+  warn?: (message: string) => void;
+};
+
+const isTokens = (value: unknown): value is TTokens =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as TTokens).access_token === 'string' &&
+  typeof (value as TTokens).refresh_token === 'string';
+
+const empty = (): CredentialsFile => ({ version: 1, sessions: {} });
+
+/** Writes through a temporary file and a rename, so a crash never leaves half a file. */
+export const writeFileAtomic = (file: string, content: string): void => {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, content, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+};
+
+/**
+ * The CLI's TokenStore: the session for one API URL in a 0600 JSON file, read on every `get` so a
+ * refresh by another ccp process is seen. A corrupt file reads as signed out, with a warning.
+ */
+export const fileTokenStore = ({ file, apiUrl, warn }: FileTokenStoreOptions): TokenStore => {
+  let warned = false;
+
+  const read = (): CredentialsFile => {
+    let raw: string;
+    try {
+      raw = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty();
+      throw error;
+    }
+    try {
+      const parsed = JSON.parse(raw) as Partial<CredentialsFile> | null;
+      if (parsed && typeof parsed.sessions === 'object' && parsed.sessions !== null) {
+        return { version: 1, sessions: parsed.sessions };
+      }
+    } catch {
+      // Reported below.
+    }
+    if (!warned) {
+      warned = true;
+      warn?.(`Warning: ${file} is corrupt and was ignored; you are signed out. Run: ccp login`);
+    }
+    return empty();
+  };
+
+  const save = (content: CredentialsFile) =>
+    writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`);
+
+  return {
+    get: () => {
+      const session = read().sessions[apiUrl];
+      return isTokens(session) ? session : null;
+    },
+    set: (tokens) => {
+      const content = read();
+      content.sessions[apiUrl] = tokens;
+      save(content);
+    },
+    clear: () => {
+      const content = read();
+      if (!(apiUrl in content.sessions)) return;
+      delete content.sessions[apiUrl];
+      save(content);
+    },
+  };
+};

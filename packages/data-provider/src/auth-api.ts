@@ -1,0 +1,122 @@
+import { MESSAGES } from '@ccp/schemas';
+import type { TUser } from '@ccp/schemas';
+
+import { ApiError } from './api-error.ts';
+import type { HttpClient } from './http-client.ts';
+import type { TTokens } from './token-store.ts';
+
+// The sign-in calls of spec §7, shared by the Refine auth provider and the CLI.
+
+/** Tokens of the first login step: they open only the 2FA calls, so they are never stored. */
+export type TFirstStep = {
+  access_token: string;
+  refresh_token: string;
+  is_2fa_enabled: boolean;
+};
+
+type TokenData = { access_token: string; refresh_token: string; expires_in?: number };
+
+const toTokens = (data: TokenData): TTokens => ({
+  access_token: data.access_token,
+  refresh_token: data.refresh_token,
+  ...(data.expires_in ? { expires_at: Date.now() + data.expires_in * 1000 } : {}),
+});
+
+const isInvalidCode = (error: unknown): boolean =>
+  error instanceof ApiError &&
+  (error.code === 'INVALID_CODE' || error.message === MESSAGES.invalidCode);
+
+/**
+ * Step one: e-mail and password. Wrong credentials reject with the API's 400 (shown by the login
+ * page, not by a toast: the client handles that text silently).
+ */
+export const passwordStep = async (
+  client: HttpClient,
+  credentials: { username: string; password: string },
+): Promise<TFirstStep> => {
+  const { data } = await client.post<{ data: TFirstStep }>(
+    '/api/v1/users/oauth/token',
+    { ...credentials, platform: client.platform },
+    { auth: false },
+  );
+  return data;
+};
+
+/**
+ * Step two: the TOTP code, with the first step's tokens. Stores the full tokens and answers the
+ * user; answers `false` for a wrong code (spec §7: "Failed 2FA login returns false").
+ */
+export const otpStep = async (
+  client: HttpClient,
+  firstStep: Pick<TFirstStep, 'access_token' | 'refresh_token'>,
+  code: string,
+): Promise<TUser | false> => {
+  try {
+    const { data } = await client.post<{ data: TokenData & { user: TUser } }>(
+      '/api/v1/users/oauth/2fa-token',
+      { refresh_token: firstStep.refresh_token, platform: client.platform, code },
+      { bearer: firstStep.access_token, quiet: isInvalidCode },
+    );
+    client.tokens.set(toTokens(data));
+    return data.user;
+  } catch (error) {
+    if (isInvalidCode(error)) return false;
+    throw error;
+  }
+};
+
+export type TQrCode = { qr_code: string; secret: string; otpauth_url: string };
+
+/** First-time setup: a QR code (and the secret for manual entry) for the authenticator app. */
+export const twoFactorQrCode = async (client: HttpClient, bearer?: string): Promise<TQrCode> => {
+  const { data } = await client.get<{ data: TQrCode }>('/api/v1/users/2fa-qrcode', {
+    ...(bearer ? { bearer } : {}),
+  });
+  return data;
+};
+
+/**
+ * First-time setup: two consecutive codes. On success the API answers full tokens, which are
+ * stored; a wrong pair answers `false` ("Invalid code." is a plain failure), other errors throw.
+ */
+export const verifyTwoFactorSetup = async (
+  client: HttpClient,
+  codes: [string, string],
+  bearer?: string,
+): Promise<TUser | false> => {
+  try {
+    const { data } = await client.post<{ data: TokenData & { status: string; user: TUser } }>(
+      '/api/v1/users/2fa-verify/',
+      { code: codes },
+      { ...(bearer ? { bearer } : {}), quiet: isInvalidCode },
+    );
+    if (data.status !== 'confirmed') return false;
+    client.tokens.set(toTokens(data));
+    return data.user;
+  } catch (error) {
+    if (isInvalidCode(error)) return false;
+    throw error;
+  }
+};
+
+/** The signed-in user (a first-step bearer may be passed during 2FA setup). */
+export const currentUser = async (client: HttpClient, bearer?: string): Promise<TUser> => {
+  const { data } = await client.get<{ data: TUser }>('/api/v1/users/me', {
+    ...(bearer ? { bearer } : {}),
+  });
+  return data;
+};
+
+/** Ends the session on the server (a 401 there is ignored) and forgets the tokens. */
+export const signOut = async (client: HttpClient, bearer?: string): Promise<void> => {
+  try {
+    if (bearer || client.tokens.get()) {
+      await client.post('/api/v1/users/oauth/logout', undefined, { ...(bearer ? { bearer } : {}) });
+    }
+  } catch (error) {
+    // Signing out must always work locally, even offline or with a dead session.
+    if (!(error instanceof ApiError)) throw error;
+  } finally {
+    client.tokens.clear();
+  }
+};
