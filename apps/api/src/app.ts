@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
@@ -15,21 +16,31 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 
+import type { TAiSettingsInput } from './ai/settings.ts';
 import type { AuthSettings } from './context.ts';
 import { createDatabase, migrateToLatest } from './db/index.ts';
 import type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
+import { mailPlugin } from './lib/mail.ts';
+import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { aiRoutes } from './routes/api/ai/index.ts';
+import { webPlugin } from './plugins/web.ts';
+import { analyticsRoutes } from './routes/api/analytics/index.ts';
 import { authRoutes } from './routes/api/auth/index.ts';
 import { coursesRoutes } from './routes/api/courses/index.ts';
+import { deliveryRoutes } from './routes/api/delivery/index.ts';
 import { healthRoutes } from './routes/api/health/index.ts';
 import { learnersListsRoutes } from './routes/api/learners-lists/index.ts';
 import { learnersRoutes } from './routes/api/learners/index.ts';
 import { organisationRoutes } from './routes/api/organisation/index.ts';
 import { subscriptionRoutes } from './routes/api/subscription/index.ts';
 import { termsRoutes } from './routes/api/terms/index.ts';
+import { importsRoutes } from './routes/api/imports/index.ts';
+import type { ImportsRoutesOptions } from './routes/api/imports/index.ts';
+import { outboxRoutes } from './routes/api/outbox/index.ts';
 import './context.ts';
 
 export type AppOptions = {
@@ -44,7 +55,21 @@ export type AppOptions = {
   trustProxy?: boolean;
   /** Run migrations on start; default true. */
   migrate?: boolean;
+  /** The AI provider (OPENAI_* settings); without an API key the AI import works offline. */
+  ai?: TAiSettingsInput;
+  /** Outgoing mail (SMTP_URL, MAIL_FROM); without an SMTP URL mails only reach the outbox. */
+  mail?: MailSettings;
+  /** Bulk learner import settings (the upload limit, lowered by tests). */
+  imports?: ImportsRoutesOptions;
+  /**
+   * The built web app to serve at `/` (default: `apps/web/dist` of this checkout, when it is
+   * built); `false` serves the API only.
+   */
+  webDist?: string | false;
 };
+
+/** Where `npm run build -w @ccp/web` writes the app. */
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   accessTtlSeconds: 15 * 60,
@@ -126,6 +151,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
     },
   });
   await app.register(authPlugin);
+  await app.register(mailPlugin, options.mail ?? {});
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
@@ -135,6 +161,15 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   await app.register(coursesRoutes);
   await app.register(learnersRoutes);
   await app.register(learnersListsRoutes);
+  await app.register(importsRoutes, options.imports ?? {});
+  await app.register(outboxRoutes);
+  await app.register(deliveryRoutes);
+  await app.register(aiRoutes, { settings: options.ai });
+  await app.register(analyticsRoutes);
+
+  // Last: the web app's SPA fallback answers only what no API route claims.
+  const webDist = options.webDist ?? DEFAULT_WEB_DIST;
+  if (webDist !== false) await app.register(webPlugin, { root: webDist });
 
   return app;
 };

@@ -1,5 +1,7 @@
 import path from 'node:path';
 
+import { aiSettingsFromEnv } from './ai/settings.ts';
+import type { TAiSettings } from './ai/settings.ts';
 import { databaseConfigFromEnv } from './db/index.ts';
 import type { DatabaseConfig } from './db/index.ts';
 
@@ -13,6 +15,12 @@ export type ServerConfig = {
   accessTtlSeconds: number;
   logLevel: string;
   trustProxy: boolean;
+  /** Outgoing mail: SMTP_URL (unset: mails are only kept in the outbox) and MAIL_FROM. */
+  mail: { smtpUrl: string | undefined; from: string | undefined };
+  /** CCP_JOB_LEASE_SECONDS: a running job silent this long is taken over by another server. */
+  jobLeaseSeconds: number;
+  /** OPENAI_* settings of the AI transformer and translator. */
+  ai: TAiSettings;
 };
 
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
@@ -39,5 +47,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     accessTtlSeconds: positiveInt(env.CCP_ACCESS_TOKEN_TTL, 15 * 60, 'CCP_ACCESS_TOKEN_TTL'),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: ['1', 'true', 'yes'].includes((env.CCP_TRUST_PROXY ?? '').toLowerCase()),
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || undefined },
+    jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
+    ai: aiSettingsFromEnv(env),
   };
 };

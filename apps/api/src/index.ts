@@ -6,3 +6,6 @@ export type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
 export { createManualClock, systemClock } from './lib/clock.ts';
 export type { Clock } from './lib/clock.ts';
 export { DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
+// Background jobs (bulk import): a cross-app test runs the queue with drainJobs, or starts a runner.
+export { drainJobs, startJobRunner } from './jobs/runner.ts';
+export type { JobRunner, JobRunnerOptions } from './jobs/runner.ts';

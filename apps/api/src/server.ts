@@ -1,6 +1,8 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { startScheduler } from './delivery/scheduler.ts';
 import { schedulePurge } from './jobs/purge.ts';
+import { startJobRunner } from './jobs/runner.ts';
 import { isEmptyDatabase, seedDemo } from './seed/demo.ts';
 
 // Starts the API: migrate, seed the demo on an empty database, listen, and close cleanly on a signal.
@@ -12,6 +14,8 @@ const main = async () => {
     logger: { level: config.logLevel },
     auth: { accessTtlSeconds: config.accessTtlSeconds },
     trustProxy: config.trustProxy,
+    mail: config.mail,
+    ai: config.ai,
   });
 
   if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {
@@ -31,6 +35,8 @@ const main = async () => {
   }
 
   const stopPurge = schedulePurge(app);
+  const stopScheduler = startScheduler(app);
+  const jobRunner = startJobRunner(app, { leaseMs: config.jobLeaseSeconds * 1000 });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -39,8 +45,9 @@ const main = async () => {
     stopPurge();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app
-      .close()
+    stopScheduler()
+      .then(() => jobRunner.stop())
+      .then(() => app.close())
       .then(() => process.exit(0))
       .catch(() => process.exit(1));
   };

@@ -121,9 +121,100 @@ export const MESSAGES = {
   learnersListUnknown: 'The selected learners list is invalid.',
   learnersListCreateFailed: 'Failed to create learners list. Please try later or contact support.',
   exportRequestFailed: 'Error during export request. Please try again later.',
+  // Analytics and exports (issue 5)
+  analyticsDateInvalid: 'The date must be a valid date in the YYYY-MM-DD format.',
+  analyticsDateOrder: 'The end date must be a date after or equal to the start date.',
+  analyticsPeriodMax: 'The period may not be longer than 366 days.',
+  exportNotFound: 'The export was not found.',
+  exportNoPrivileges: 'You have no privileges to download this export.',
+  exportNotReady: 'The export is not ready yet.',
+  exportTypeStatistics: 'Delivery statistics',
+  exportTypeNotEnrolledLearners: 'Not enrolled learners',
+  exportTypeCourse: 'Course statistics',
+  exportMailSubject: 'Your export is ready',
+  exportMailText:
+    'Hello {name},\n\nyour export "{export}" of the course "{course}" is ready. Download it here: {url}\n',
   requestFunctionalityFail: 'An error occurred during request. Retry.',
   requestedFunctionInvalid: 'The selected requested function is invalid.',
   translationNotFound: 'Translation not found',
+  // Delivery: the channel events endpoint and channel tokens (issue 5)
+  channelEventsCount: 'Send between 1 and 500 events.',
+  channelEventTypeInvalid:
+    'The event type must be delivered, read, answered, opted_in or declined.',
+  channelEventOccurredAtInvalid:
+    'The occurred_at must be an ISO 8601 date and time with a time zone.',
+  channelEventDeliveryRequired: 'The delivery_uuid is required for this event.',
+  channelEventLearnerRequired: 'The course_uuid and learner_uuid are required for this event.',
+  channelEventAnswerRequired: 'The answer is required for an answered event.',
+  channelEventAnswerInvalid: 'The answer must be {correct: true|false, text?}.',
+  deliveryNotFound: 'The lesson delivery was not found.',
+  enrolmentNotFound: 'The enrolment was not found.',
+  lessonNotSentYet: 'The lesson has not been sent yet.',
+  lessonHasNoAssessment: 'The lesson has no assessment to answer.',
+  enrolmentClosed: 'The enrolment for this course is closed.',
+  courseNotDelivering: 'The course is not delivering lessons.',
+  channelTokensAdminOnly: 'Only an administrator can manage channel tokens.',
+  // Bulk learner import (issue 6); {{name}} marks a value filled in with fillMessage().
+  importFileType: 'The file must be a file of type: csv, xlsx.',
+  importXlsUnsupported:
+    'Old Excel .xls files cannot be imported. Save the file as .xlsx or .csv and upload it again.',
+  importFileEmpty: 'The file is empty: its first row must name the columns, as in the template.',
+  importColumnsMissing:
+    'The file has no column for: {{columns}}. Its first row must name the columns, as in the template.',
+  importContactColumnMissing: 'The file needs an email or a phone column.',
+  importColumnDuplicate: 'The column {{column}} appears more than once in the first row.',
+  importNoRows: 'The file has no learners: add one learner per row under the first row.',
+  importTooManyRows:
+    'The file has more than 100,000 learners. Split it into files of at most 100,000 rows.',
+  importCsvBroken:
+    'Line {{line}}: a quoted field is never closed, or the row is longer than 64 KB. Fix the quotes and upload the file again.',
+  importXlsxBroken: 'The file could not be read as an Excel workbook (.xlsx).',
+  importRowDuplicate: 'The {{field}} is already on line {{line}} of this file.',
+  importRowTooManyFields: 'The row has more fields than the first row has columns.',
+  importNotCancelable: 'Only a queued or running import can be canceled.',
+  importInterrupted: 'The import was interrupted too many times and was stopped.',
+  importInternalError: 'The import stopped because of an internal error. Please try again later.',
+  importCanceled: 'The import was canceled.',
+  importMailCompleted: 'Your learners import is complete',
+  importMailDryRun: 'Your learners import check is complete',
+  importMailFailed: 'Your learners import failed',
+  // AI transformer and translator (issue 6); {{name}} marks a value filled in by the API.
+  aiModelInvalid: 'The model must be gpt-3.5 or gpt-4.',
+  aiPromptUnknown: 'The selected prompt is invalid.',
+  aiContentRequired: 'The content is required.',
+  aiContentMax: 'The content may not be greater than 20000 characters.',
+  aiLessonsCountRange: 'The number of lessons must be between 1 and 30.',
+  aiAssessmentTypeInvalid: 'The assessment type must be random, true_false or multiple_option.',
+  aiFileUnreadable:
+    'The file could not be read: it is damaged, protected, or not the type its name says.',
+  aiFileNoText: 'No text could be found in the file.',
+  aiNotConfigured:
+    'No AI provider is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible service) on the server.',
+  aiTranscriptionNotConfigured:
+    'Video and audio files need a transcription service: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible service) on the server, or upload a txt, docx, pptx or pdf document.',
+  aiProviderFailed: 'The AI service failed to answer. Please try again later.',
+  aiProviderTimeout: 'The AI service did not answer in time. Please try again later.',
+  aiProviderRefused:
+    'The AI service refused the request (HTTP {{status}}). Check OPENAI_API_KEY, OPENAI_BASE_URL and the model names.',
+  aiInvalidResponse: 'The AI service returned an answer that could not be used. Please try again.',
+  translationServerError:
+    'Translation failed: the AI service answered with a server error. Please try again later.',
+  translationSizeMismatch:
+    'Translation failed: the AI service returned {{received}} texts for the {{sent}} it was sent. Please try again.',
+  translationSameLanguage: 'The target language is already the primary language of the course.',
+  translationExists:
+    'The course already has lessons in this language. Send overwrite: true to replace them.',
+  translationNothing: 'The course has no lessons in its primary language to translate.',
+  aiWarningFewerLessons:
+    'The source had enough text for {{count}} lessons only, so {{count}} were made instead of {{requested}}.',
+  aiWarningSourceTruncated:
+    'The source was too long to read at once: only its first {{count}} characters were used.',
+  aiWarningContentShortened:
+    'Some of the source did not fit in the 1200 characters of a lesson and was left out.',
+  aiWarningAssessmentRebuilt:
+    'Day {{day}}: the AI assessment was not valid and was rebuilt from the lesson text.',
+  aiWarningAssessmentMissing: 'Day {{day}}: no assessment could be made from the text; add one.',
+  aiWarningLessonDropped: 'Day {{day}}: the AI lesson was not usable and was left out.',
 } as const;
 
 export type TMessageKey = keyof typeof MESSAGES;

@@ -185,6 +185,7 @@ export type Database = {
   outbox_messages: OutboxMessagesTable;
   channel_tokens: ChannelTokensTable;
   exports: ExportsTable;
+  jobs: JobsTable;
 };
 
 // Delivery model (issue 5): enrolments, one row per scheduled lesson send, the event log, the
@@ -203,6 +204,8 @@ export type EnrollmentsTable = {
   completed_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When the opt-in invitation was sent (0005); null when none was needed or not yet sent. */
+  invitation_sent_at?: Timestamp | null;
 };
 export type LessonDeliveriesTable = {
   uuid: string;
@@ -215,7 +218,7 @@ export type LessonDeliveriesTable = {
   language: string;
   channel: string;
   scheduled_for: Timestamp;
-  /** scheduled | sent | failed | canceled */
+  /** scheduled | sending (claimed by a scheduler tick) | sent | failed | canceled */
   status: string;
   sent_at: Timestamp | null;
   delivered_at: Timestamp | null;
@@ -247,7 +250,7 @@ export type OutboxMessagesTable = {
   uuid: string;
   company_uuid: string | null;
   delivery_uuid: string | null;
-  /** lesson | reminder | email */
+  /** lesson | reminder | invitation | email */
   kind: string;
   /** Channel key, or 'email'. */
   channel: string;
@@ -287,4 +290,41 @@ export type ExportsTable = {
   rows: number;
   created_at: Timestamp;
   completed_at: Timestamp | null;
+};
+
+// Background jobs (issue 6): durable, claimed with a lease fenced by `attempts`, resumable from
+// `checkpoint` (saved in the same transaction as the rows it covers).
+export type JobsTable = {
+  uuid: string;
+  company_uuid: string;
+  user_uuid: string | null;
+  /** 'learners_import', … */
+  kind: string;
+  /** queued | running | completed | failed | canceled */
+  status: string;
+  total_rows: number;
+  processed_rows: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  /** JSON: the kind's resume point, e.g. { row, line, error_bytes } for an import. */
+  checkpoint: string | null;
+  /** Input file, relative to the data dir. */
+  input_path: string | null;
+  /** JSON: the kind's options (file name, format, header, target list, dry run…). */
+  options: string;
+  error_summary: string | null;
+  /** Error report file, relative to the data dir. */
+  error_report_path: string | null;
+  /** Claims so far; the current claimer's fencing token. */
+  attempts: number;
+  /** Who holds the lease: host, pid and runner id. */
+  worker: string | null;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  heartbeat_at: Timestamp | null;
+  /** When the requester was e-mailed the outcome. */
+  notified_at: Timestamp | null;
 };

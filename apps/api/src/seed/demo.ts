@@ -9,6 +9,7 @@ import { DAY_MS } from '../lib/clock.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { DEMO_COURSES, THANK_YOU } from './courses.ts';
 import type { DemoCourse, DemoLessonText } from './courses.ts';
+import { seedHistory } from './history.ts';
 import { makeLearners } from './people.ts';
 import type { DemoLearner, LearnerMix } from './people.ts';
 import { createRandom } from './random.ts';
@@ -539,6 +540,7 @@ export const seedDemo = async (db: Db, options: SeedOptions): Promise<SeedSummar
     await insertAll(trx, 'course_languages', courseLanguageRows);
     await insertAll(trx, 'lessons', lessonRows);
     await insertAll(trx, 'course_learners_lists', courseListRows);
+    await seedHistory(trx, options.now);
   });
 
   return {

@@ -4,6 +4,9 @@ import * as init from './0001_init.ts';
 import * as referenceData from './0002_reference_data.ts';
 import * as translations from './0003_translations.ts';
 import * as delivery from './0004_delivery.ts';
+import * as deliveryExtra from './0005_delivery_extra.ts';
+import * as analytics from './0006_analytics.ts';
+import * as jobs from './0007_jobs.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
@@ -11,4 +14,7 @@ export const migrations: Record<string, Migration> = {
   '0002_reference_data': referenceData,
   '0003_translations': translations,
   '0004_delivery': delivery,
+  '0005_delivery_extra': deliveryExtra,
+  '0006_analytics': analytics,
+  '0007_jobs': jobs,
 };

@@ -22,6 +22,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import type { CoursesTable } from '../../../db/types.ts';
+import { cancelCourseDeliveries, syncCourseDelivery } from '../../../delivery/enrolment.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
 import {
   checkCoverImage,
@@ -275,6 +276,8 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       assertEditable(course);
       if (request.isMultipart()) await saveIntro(app, request, course);
       else await saveFullCourse(app, request, course);
+      // Publishing enrols and plans the lessons; a channel change applies from the next lesson.
+      if (!request.isMultipart()) await syncCourseDelivery(app, course.uuid);
       return { data: await loadCourse(app.db, course.uuid) };
     },
   );
@@ -416,6 +419,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
         .set({ deleted_at: app.clock.now().toISOString() })
         .where('uuid', '=', course.uuid)
         .execute();
+      await cancelCourseDeliveries(app, course.uuid);
       return { data: await loadCourse(app.db, course.uuid) };
     },
   );

@@ -1,0 +1,293 @@
+import { TEXT_LIMITS, clampText, stripHtml } from '@ccp/schemas';
+
+// Text helpers of the AI import: source blocks, sentences, and lesson HTML that is safe to store
+// and within the §5 limits.
+
+/** Characters as a reader counts them (code points), as the §5 limits do. */
+export const charCount = (text: string): number => [...text].length;
+
+/** A piece of a source document: a heading or a paragraph of plain text. */
+export type TBlock = { kind: 'heading' | 'paragraph'; text: string };
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+/** The sentences of a text, trimmed, in the rules of the given language. */
+export const sentencesOf = (text: string, language = 'en'): string[] => {
+  let segmenter = segmenters.get(language);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(language, { granularity: 'sentence' });
+    segmenters.set(language, segmenter);
+  }
+  return [...segmenter.segment(text)]
+    .map((part) => part.segment.replace(/\s+/g, ' ').trim())
+    .filter((sentence) => sentence.length > 0);
+};
+
+export const wordCount = (text: string): number =>
+  text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const ALLOWED_TAGS = [
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'sub',
+  'sup',
+  'ul',
+  'ol',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'a',
+];
+const ALLOWED = new Set(ALLOWED_TAGS);
+const allowedTagPattern = new RegExp(
+  `^(?:</?(?:${ALLOWED_TAGS.join('|')})>|<a href="[^"<>]*">)$`,
+  'i',
+);
+const SAFE_HREF = /^(?:https?:|mailto:)/i;
+
+/** A link keeps its href when it is http(s) or mailto; every other attribute goes. */
+const linkTag = (attributes: string): string => {
+  const match = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attributes);
+  const href = (match?.[1] ?? match?.[2] ?? match?.[3] ?? '').trim();
+  return SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}">` : '<a>';
+};
+
+/**
+ * Lesson HTML reduced to formatting tags without attributes (links keep an http(s) or mailto
+ * href): scripts, styles, images, frames and event handlers are removed, any other `<` is
+ * escaped. Plain text (no tags) becomes paragraphs.
+ */
+export const sanitizeLessonHtml = (input: string): string => {
+  const withoutBlocks = input
+    .replace(/<(script|style|iframe|object|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '');
+  if (!/<\/?[a-z][^>]*>/i.test(withoutBlocks)) {
+    return withoutBlocks
+      .split(/\n\s*\n|\r\n\s*\r\n/)
+      .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`)
+      .join('');
+  }
+  const tagged = withoutBlocks.replace(
+    /<(\/?)([a-z][a-z0-9]*)\b([^>]*)>/gi,
+    (_tag, slash: string, name: string, attributes: string) => {
+      const tag = name.toLowerCase();
+      if (!ALLOWED.has(tag)) return '';
+      return tag === 'a' && !slash ? linkTag(attributes) : `<${slash}${tag}>`;
+    },
+  );
+  // Only the allowed tags stay markup; every other "<" is text.
+  return tagged
+    .split(/(<\/?[a-z0-9]+>|<a href="[^"<>]*">)/gi)
+    .map((piece) =>
+      allowedTagPattern.test(piece) ? piece : piece.replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    )
+    .join('')
+    .trim();
+};
+
+/** The visible text blocks of lesson HTML (paragraphs, list items, lines). */
+const htmlBlocks = (html: string): string[] =>
+  html
+    .split(/<\/?(?:p|li|ul|ol|h[1-6]|blockquote)>|<br>/i)
+    .map((piece) => stripHtml(piece).replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+
+/**
+ * Blocks (or plain paragraphs) as lesson HTML of at most `max` visible characters: whole blocks
+ * while they fit, then whole sentences of the next, else a clamped first paragraph. Headings
+ * become bold paragraphs. `cut` says whether anything was left out.
+ */
+export const paragraphsToHtml = (
+  input: readonly (string | TBlock)[],
+  max: number = TEXT_LIMITS.topicContent,
+  language = 'en',
+): { html: string; cut: boolean } => {
+  const blocks = input
+    .map((item): TBlock => (typeof item === 'string' ? { kind: 'paragraph', text: item } : item))
+    .map((block) => ({ ...block, text: block.text.replace(/\s+/g, ' ').trim() }))
+    .filter((block) => block.text.length > 0);
+  const kept: TBlock[] = [];
+  let used = 0;
+  let cut = false;
+  for (const block of blocks) {
+    const length = charCount(block.text);
+    if (used + length <= max) {
+      kept.push(block);
+      used += length;
+      continue;
+    }
+    cut = true;
+    if (block.kind === 'paragraph') {
+      const sentences: string[] = [];
+      let room = max - used;
+      for (const sentence of sentencesOf(block.text, language)) {
+        const needed = charCount(sentence) + (sentences.length > 0 ? 1 : 0);
+        if (needed > room) break;
+        sentences.push(sentence);
+        room -= needed;
+      }
+      if (sentences.length > 0) kept.push({ kind: 'paragraph', text: sentences.join(' ') });
+      else if (!kept.some((item) => item.kind === 'paragraph')) {
+        kept.push({ kind: 'paragraph', text: clampText(block.text, max - used) });
+      }
+    }
+    break;
+  }
+  // A heading with nothing after it says nothing.
+  while (kept.at(-1)?.kind === 'heading') kept.pop();
+  const html = kept
+    .map((block) =>
+      block.kind === 'heading'
+        ? `<p><strong>${escapeHtml(block.text)}</strong></p>`
+        : `<p>${escapeHtml(block.text)}</p>`,
+    )
+    .join('');
+  return { html, cut };
+};
+
+/** Lesson HTML held to `max` visible characters; over the limit it becomes plain paragraphs. */
+export const clampLessonHtml = (html: string, max: number = TEXT_LIMITS.topicContent): string => {
+  const safe = sanitizeLessonHtml(html);
+  if (charCount(stripHtml(safe)) <= max) return safe;
+  return paragraphsToHtml(htmlBlocks(safe), max).html;
+};
+
+/** The plain text of a value that should be text (tags removed, whitespace collapsed). */
+export const plainText = (value: unknown): string =>
+  typeof value === 'string' ? stripHtml(value).replace(/\s+/g, ' ').trim() : '';
+
+const TERMINAL = /[.!?…:;]["'”’)]*$/u;
+
+const looksLikeHeading = (line: string): boolean =>
+  line.length <= 100 && !TERMINAL.test(line) && wordCount(line) <= 14 && /[\p{L}]/u.test(line);
+
+const BULLET = /^(?:[•▪●◦‣∙*–—-]|\d{1,2}[.)])\s+/u;
+
+/** A line ending a list item or bullet gets a full stop, so it reads as a sentence. */
+const asSentence = (line: string): string => (TERMINAL.test(line) ? line : `${line}.`);
+
+/**
+ * Plain text (txt, pdf pages, transcripts) as blocks. Blank lines separate paragraphs; a short
+ * line without final punctuation standing alone, or opening a paragraph, or a Markdown `#` line
+ * is a heading; wrapped lines are joined; bullets become sentences.
+ */
+export const textToBlocks = (text: string): TBlock[] => {
+  const blocks: TBlock[] = [];
+  const chunks = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u00a0/g, ' ')
+    .split(/\n[ \t]*\n/);
+  for (const chunk of chunks) {
+    const lines = chunk
+      .split('\n')
+      .map((line) => line.replace(/[ \t]+/g, ' ').trim())
+      .filter(Boolean);
+    let paragraph: string[] = [];
+    const flush = () => {
+      if (paragraph.length > 0) blocks.push({ kind: 'paragraph', text: paragraph.join(' ') });
+      paragraph = [];
+    };
+    lines.forEach((line, index) => {
+      const markdown = /^#{1,6}\s+(.*)$/.exec(line);
+      if (markdown?.[1]) {
+        flush();
+        blocks.push({ kind: 'heading', text: markdown[1].trim() });
+        return;
+      }
+      const alone = lines.length === 1;
+      const opening = index === 0 && lines.length > 1 && !BULLET.test(line);
+      if ((alone || opening) && looksLikeHeading(line)) {
+        blocks.push({ kind: 'heading', text: line });
+        return;
+      }
+      const bullet = BULLET.exec(line);
+      if (bullet) {
+        paragraph.push(asSentence(line.slice(bullet[0].length)));
+        return;
+      }
+      // A word hyphenated across lines is joined again.
+      const last = paragraph.at(-1);
+      if (last && /\p{Ll}-$/u.test(last) && /^\p{Ll}/u.test(line)) {
+        paragraph[paragraph.length - 1] = `${last.slice(0, -1)}${line}`;
+      } else paragraph.push(line);
+    });
+    flush();
+  }
+  return blocks;
+};
+
+/**
+ * Lines of one PDF page as blocks: PDF text has no blank lines, so a short line without final
+ * punctuation followed by more text is a heading, and a line ending a sentence well short of the
+ * page's line width ends a paragraph.
+ */
+export const pdfPageToBlocks = (pageText: string): TBlock[] => {
+  const lines = pageText
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  const width = Math.max(0, ...lines.map((line) => line.length));
+  const blocks: TBlock[] = [];
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length > 0) blocks.push({ kind: 'paragraph', text: paragraph.join(' ') });
+    paragraph = [];
+  };
+  lines.forEach((line, index) => {
+    const next = lines[index + 1];
+    // Wrapped lines run nearly to the page's width; a heading is clearly shorter.
+    const heading =
+      paragraph.length === 0 &&
+      next !== undefined &&
+      looksLikeHeading(line) &&
+      /^[\p{Lu}\d]/u.test(line) &&
+      line.length < Math.min(80, width * 0.75);
+    if (heading) {
+      blocks.push({ kind: 'heading', text: line });
+      return;
+    }
+    const bullet = BULLET.exec(line);
+    const last = paragraph.at(-1);
+    if (bullet) paragraph.push(asSentence(line.slice(bullet[0].length)));
+    else if (last && /\p{Ll}-$/u.test(last) && /^\p{Ll}/u.test(line)) {
+      paragraph[paragraph.length - 1] = `${last.slice(0, -1)}${line}`;
+    } else paragraph.push(line);
+    if (TERMINAL.test(line) && line.length < width * 0.7) flush();
+  });
+  flush();
+  return blocks;
+};
+
+/** A long run of sentences (a transcript) as paragraphs of a few sentences each. */
+export const sentencesToBlocks = (text: string, language: string, perParagraph = 4): TBlock[] => {
+  const sentences = sentencesOf(text, language);
+  const blocks: TBlock[] = [];
+  for (let index = 0; index < sentences.length; index += perParagraph) {
+    blocks.push({
+      kind: 'paragraph',
+      text: sentences.slice(index, index + perParagraph).join(' '),
+    });
+  }
+  return blocks;
+};
+
+/** Blocks as plain text for a prompt: headings marked with `##`. */
+export const blocksToText = (blocks: readonly TBlock[]): string =>
+  blocks.map((block) => (block.kind === 'heading' ? `## ${block.text}` : block.text)).join('\n\n');

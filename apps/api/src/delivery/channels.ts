@@ -1,0 +1,147 @@
+import { CHANNEL_KEYS } from '@ccp/schemas';
+import type { TChannelKey } from '@ccp/schemas';
+
+import type { Db } from '../db/index.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newUuid } from '../lib/ids.ts';
+import { renderPayload, summaryOf } from './render.ts';
+import type { ChannelMessage } from './render.ts';
+
+export type { ChannelMessage } from './render.ts';
+
+/**
+ * How the scheduler reaches a channel. A real connector (a Teams bot, a Slack app, the WhatsApp
+ * Cloud API, a Webex bot, a Google Chat app) implements `send` with its webhook or bot API and
+ * throws on failure; the scheduler paces calls to `rateLimitPerSecond` and retries a failed
+ * send up to `maxRetries` times with exponential backoff.
+ */
+export type ChannelAdapter = {
+  key: TChannelKey;
+  send: (message: ChannelMessage) => Promise<{ providerMessageId: string }>;
+  /** Sends per second the provider accepts; 0 or Infinity: no pacing. */
+  rateLimitPerSecond: number;
+  /** Further attempts after a failed first one. */
+  maxRetries: number;
+};
+
+export type ChannelAdapters = Record<TChannelKey, ChannelAdapter>;
+
+// The outbox is a database write, so it is paced only loosely; real connectors use the
+// provider's limits (Slack about 1 message a second per channel, WhatsApp Cloud API 80/s...).
+const OUTBOX_RATE_PER_SECOND = 200;
+const OUTBOX_MAX_RETRIES = 3;
+
+/**
+ * The default adapter of every channel: it renders the channel's payload and records it in
+ * `outbox_messages` as sent (kind lesson, reminder or invitation). Real connectors replace it.
+ */
+export const createOutboxAdapters = (deps: { db: Db; clock: Clock }): ChannelAdapters =>
+  Object.fromEntries(
+    CHANNEL_KEYS.map((key) => {
+      const adapter: ChannelAdapter = {
+        key,
+        rateLimitPerSecond: OUTBOX_RATE_PER_SECOND,
+        maxRetries: OUTBOX_MAX_RETRIES,
+        send: async (message) => {
+          const uuid = newUuid();
+          const now = deps.clock.now().toISOString();
+          await deps.db
+            .insertInto('outbox_messages')
+            .values({
+              uuid,
+              company_uuid: message.companyUuid,
+              delivery_uuid: message.deliveryUuid,
+              kind: message.kind,
+              channel: key,
+              recipient: message.recipient.address,
+              subject: summaryOf(message),
+              body: JSON.stringify(renderPayload(key, message)),
+              status: 'sent',
+              attempts: 1,
+              last_error: null,
+              created_at: now,
+              sent_at: now,
+            })
+            .execute();
+          return { providerMessageId: uuid };
+        },
+      };
+      return [key, adapter];
+    }),
+  ) as ChannelAdapters;
+
+export type Sleep = (ms: number) => Promise<void>;
+
+export const realSleep: Sleep = (ms) =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+export type SendOutcome =
+  | { ok: true; providerMessageId: string; attempts: number }
+  | { ok: false; error: string; attempts: number };
+
+/**
+ * Sends through an adapter, retrying a failure up to `adapter.maxRetries` times after
+ * `baseDelayMs`, then twice that, four times... (exponential backoff).
+ */
+export const sendWithRetries = async (
+  adapter: ChannelAdapter,
+  message: ChannelMessage,
+  { baseDelayMs, sleep }: { baseDelayMs: number; sleep: Sleep },
+): Promise<SendOutcome> => {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const { providerMessageId } = await adapter.send(message);
+      return { ok: true, providerMessageId, attempts: attempt + 1 };
+    } catch (error) {
+      if (attempt >= adapter.maxRetries) {
+        return {
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+          attempts: attempt + 1,
+        };
+      }
+      await sleep(baseDelayMs * 2 ** attempt);
+    }
+  }
+};
+
+/**
+ * A token bucket per adapter: up to one second's worth of sends at once, then one every
+ * 1/rate seconds. Real (monotonic) time, not the app clock: it paces calls to a provider.
+ */
+export const createRateLimiter = (
+  ratePerSecond: number,
+  { now = () => performance.now(), sleep = realSleep }: { now?: () => number; sleep?: Sleep } = {},
+) => {
+  const unlimited = !(ratePerSecond > 0) || !Number.isFinite(ratePerSecond);
+  const capacity = Math.max(1, ratePerSecond);
+  let tokens = capacity;
+  let last = now();
+  return async (): Promise<void> => {
+    if (unlimited) return;
+    for (;;) {
+      const current = now();
+      tokens = Math.min(capacity, tokens + ((current - last) * ratePerSecond) / 1000);
+      last = current;
+      if (tokens >= 1) {
+        tokens -= 1;
+        return;
+      }
+      await sleep(Math.ceil(((1 - tokens) * 1000) / ratePerSecond));
+    }
+  };
+};
+
+const limiters = new WeakMap<ChannelAdapter, () => Promise<void>>();
+
+/** The adapter's pacing, shared by every tick of the process. */
+export const limiterOf = (adapter: ChannelAdapter): (() => Promise<void>) => {
+  let limiter = limiters.get(adapter);
+  if (!limiter) {
+    limiter = createRateLimiter(adapter.rateLimitPerSecond);
+    limiters.set(adapter, limiter);
+  }
+  return limiter;
+};

@@ -1,0 +1,64 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+
+// CSV as RFC 4180 (comma, CRLF, quotes doubled) with a UTF-8 byte order mark so spreadsheet
+// apps read accented names right, and safe against formula injection (OWASP "CSV Injection").
+
+export type CsvCell = string | number | boolean | null | undefined;
+
+// A spreadsheet runs a cell starting with one of these as a formula.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One cell: formula starts neutralised with a leading quote, then quoted when needed. */
+export const csvCell = (value: CsvCell): string => {
+  if (value === null || value === undefined) return '';
+  let text = typeof value === 'string' ? value : String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+export const csvLine = (cells: readonly CsvCell[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+
+export const CSV_BOM = '\uFEFF';
+
+export type CsvWriter = {
+  /** Appends rows; waits when the file stream asks to, so memory stays flat. */
+  write: (rows: readonly (readonly CsvCell[])[]) => Promise<void>;
+  close: () => Promise<void>;
+  /** Closes and ignores errors, for clean-up after a failure. */
+  abort: () => Promise<void>;
+};
+
+/** A CSV file with its header line written. */
+export const createCsvWriter = async (
+  file: string,
+  header: readonly string[],
+): Promise<CsvWriter> => {
+  const stream = createWriteStream(file, { encoding: 'utf8' });
+  let failure: Error | null = null;
+  stream.on('error', (error) => {
+    failure = error;
+  });
+  await once(stream, 'open');
+  const push = async (chunk: string) => {
+    if (failure) throw failure;
+    if (!stream.write(chunk)) await once(stream, 'drain');
+  };
+  await push(CSV_BOM + csvLine(header));
+  return {
+    write: async (rows) => {
+      if (rows.length > 0) await push(rows.map(csvLine).join(''));
+    },
+    close: async () => {
+      if (failure) throw failure;
+      await new Promise<void>((resolve, reject) => {
+        stream.end((error?: Error | null) => (error ? reject(error) : resolve()));
+      });
+    },
+    abort: async () => {
+      if (stream.closed) return;
+      stream.destroy();
+      await once(stream, 'close').catch(() => undefined);
+    },
+  };
+};

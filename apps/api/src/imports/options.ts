@@ -1,0 +1,73 @@
+import { JOB_STATUSES, LEARNER_IMPORT_TYPES } from '@ccp/schemas';
+import type { TImportJob, TJobStatus } from '@ccp/schemas';
+
+import type { JobsTable } from '../db/types.ts';
+import type { ColumnMap } from './rows.ts';
+import type { CsvDelimiter, ImportFormat } from './reader.ts';
+
+// What a learners import job stores in its `options` and `checkpoint` columns, and its wire shape.
+
+export const LEARNERS_IMPORT_KIND = 'learners_import';
+
+export type LearnersImportOptions = {
+  file_name: string;
+  format: ImportFormat;
+  delimiter: CsvDelimiter;
+  /** The file's first row as it came. */
+  header: string[];
+  columns: ColumnMap;
+  list: { uuid: string; name: string } | null;
+  dry_run: boolean;
+};
+
+/** The last data row committed, its line, and the error report's committed size. */
+export type LearnersImportCheckpoint = { row: number; line: number; error_bytes: number };
+
+export const parseImportOptions = (text: string): LearnersImportOptions =>
+  JSON.parse(text) as LearnersImportOptions;
+
+export const parseImportCheckpoint = (text: string | null): LearnersImportCheckpoint =>
+  text ? (JSON.parse(text) as LearnersImportCheckpoint) : { row: 0, line: 0, error_bytes: 0 };
+
+/** Input and report files, relative to the data dir. */
+export const importPaths = (uuid: string, format: ImportFormat) => ({
+  input: `imports/${uuid}.${format}`,
+  report: `imports/${uuid}.errors.csv`,
+});
+
+export const importJobUrl = (uuid: string) => `/api/v1/learners/imports/${uuid}`;
+
+const oneOf = <T extends string>(values: readonly T[], value: string, fallback: T): T =>
+  (values as readonly string[]).includes(value) ? (value as T) : fallback;
+
+/** The job as the API returns it. */
+export const serializeImportJob = (job: JobsTable): TImportJob => {
+  const options = parseImportOptions(job.options);
+  const progress =
+    job.total_rows > 0
+      ? Math.min(100, Math.round((job.processed_rows / job.total_rows) * 1000) / 10)
+      : 0;
+  return {
+    uuid: job.uuid,
+    kind: job.kind,
+    status: oneOf<TJobStatus>(JOB_STATUSES, job.status, 'queued'),
+    file_name: options.file_name,
+    format: oneOf(LEARNER_IMPORT_TYPES, options.format, 'csv'),
+    dry_run: options.dry_run,
+    learners_list: options.list,
+    total_rows: job.total_rows,
+    processed_rows: job.processed_rows,
+    created: job.created,
+    updated: job.updated,
+    skipped: job.skipped,
+    failed: job.failed,
+    progress,
+    error_summary: job.error_summary,
+    error_report_url:
+      job.failed > 0 && job.error_report_path ? `${importJobUrl(job.uuid)}/errors` : null,
+    user_uuid: job.user_uuid,
+    created_at: job.created_at,
+    started_at: job.started_at,
+    finished_at: job.finished_at,
+  };
+};

@@ -1,0 +1,107 @@
+import { BULK_IMPORT_MAX_LEARNERS, MESSAGES, fillMessage, matchImportHeader } from '@ccp/schemas';
+
+import type { Db } from '../db/index.ts';
+import { validationError } from '../lib/app-error.ts';
+import { assertWithinPlan } from '../lib/plan-limits.ts';
+import { countActiveLearners } from '../routes/api/learners/learner-repository.ts';
+import { companyKeys, learnersLimitOf } from './existing.ts';
+import { ImportFileError, countCsvRecords, detectDelimiter, readRows } from './reader.ts';
+import type { CsvDelimiter, ImportFormat } from './reader.ts';
+import { checkRow, rowKey } from './rows.ts';
+import type { ColumnMap } from './rows.ts';
+
+// The upload reads the whole stored file once before queueing the job, so everything that
+// refuses a file is answered at once and nothing is written: a header without the needed
+// columns, broken CSV quoting, more than 100,000 rows, and the plan's learners limit (402).
+
+export type PrescanResult = {
+  header: string[];
+  columns: ColumnMap;
+  delimiter: CsvDelimiter;
+  totalRows: number;
+};
+
+const fileError = (message: string) => validationError({ file: [message] });
+
+/** The first non-blank row of the file, or null for an empty file. */
+const firstRow = async (path: string, format: ImportFormat, delimiter: CsvDelimiter) => {
+  for await (const { cells } of readRows(path, format, delimiter)) return cells;
+  return null;
+};
+
+const checkHeader = (header: string[] | null) => {
+  if (header === null) throw fileError(MESSAGES.importFileEmpty);
+  const matched = matchImportHeader(header);
+  if (matched.problems.length > 0) throw validationError({ file: matched.problems });
+  return matched.columns;
+};
+
+const checkRowCount = (totalRows: number) => {
+  if (totalRows > BULK_IMPORT_MAX_LEARNERS) throw fileError(MESSAGES.importTooManyRows);
+  if (totalRows === 0) throw fileError(MESSAGES.importNoRows);
+};
+
+/**
+ * Checks a stored import file for `companyUuid`. Throws the 422 (with `errors.file`) or the 402
+ * the upload answers. The learners the file would add (new and archived ones it brings back) are
+ * counted only when the plan has a limit, by the same rules as the job.
+ */
+export const prescanImport = async (
+  db: Db,
+  { path, format, companyUuid }: { path: string; format: ImportFormat; companyUuid: string },
+): Promise<PrescanResult> => {
+  const delimiter = format === 'csv' ? await detectDelimiter(path) : ',';
+  const limit = await learnersLimitOf(db, companyUuid);
+  try {
+    // A plan without a learners limit needs no row validated here: read the header, then count
+    // the rows with a byte scan (a 100,000-row file in a few tens of milliseconds).
+    if (format === 'csv' && limit === null) {
+      const header = await firstRow(path, format, delimiter);
+      const columns = checkHeader(header);
+      const count = await countCsvRecords(path, delimiter);
+      if ('brokenAtLine' in count) {
+        throw fileError(fillMessage(MESSAGES.importCsvBroken, { line: count.brokenAtLine }));
+      }
+      const totalRows = count.records - 1;
+      checkRowCount(totalRows);
+      return { header: header!, columns, delimiter, totalRows };
+    }
+  } catch (error) {
+    if (error instanceof ImportFileError) throw fileError(error.message);
+    throw error;
+  }
+  const known = limit === null ? null : await companyKeys(db, companyUuid);
+
+  let header: string[] | null = null;
+  let columns: ColumnMap = {};
+  let totalRows = 0;
+  let added = 0;
+  const firstLines = new Map<string, number>();
+  try {
+    for await (const { line, cells } of readRows(path, format, delimiter)) {
+      if (header === null) {
+        header = cells;
+        columns = checkHeader(cells);
+        continue;
+      }
+      totalRows += 1;
+      if (totalRows > BULK_IMPORT_MAX_LEARNERS) throw fileError(MESSAGES.importTooManyRows);
+      if (!known) continue;
+      const key = rowKey(cells, columns);
+      if (key === null || firstLines.has(key)) continue;
+      firstLines.set(key, line);
+      const check = checkRow(cells, columns, header.length, undefined);
+      if (check.ok && known.get(check.key) !== 'active') added += 1;
+    }
+  } catch (error) {
+    if (error instanceof ImportFileError) throw fileError(error.message);
+    throw error;
+  }
+  if (header === null) throw fileError(MESSAGES.importFileEmpty);
+  checkRowCount(totalRows);
+  if (added > 0) {
+    const active = await countActiveLearners(db, companyUuid);
+    await assertWithinPlan(db, companyUuid, 'learners', active + added);
+  }
+  return { header, columns, delimiter, totalRows };
+};

@@ -1,0 +1,442 @@
+import path from 'node:path';
+
+import {
+  AI_DRAFT_CATEGORY,
+  AI_IMPORT_TYPES,
+  AI_PROMPTS,
+  AI_PROMPT_IDS,
+  MESSAGES,
+  ZAiCourseResultResponseSchema,
+  ZAiImportFieldsSchema,
+  ZAiLessonsRequestSchema,
+  ZAiLessonsResponseSchema,
+  ZAiPromptsResponseSchema,
+  ZAiTranslateRequestSchema,
+  ZClassroomCoursesParamsSchema,
+  ZCourseParamsSchema,
+  aiAssessmentTypesOf,
+  publishCheck,
+  toPublishCourse,
+} from '@ccp/schemas';
+import type {
+  TAiCourseResult,
+  TAiGenerator,
+  TCourse,
+  TFieldErrors,
+  TLesson,
+  TLessonInput,
+  TLocale,
+} from '@ccp/schemas';
+import type { FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Transaction } from 'kysely';
+import { z } from 'zod';
+
+import { extractDocument, isDocumentType, UnreadableFileError } from '../../../ai/extract.ts';
+import { generateAiLessons } from '../../../ai/generate.ts';
+import { runHelpers } from '../../../ai/helpers.ts';
+import { fill } from '../../../ai/messages.ts';
+import { generateOfflineLessons } from '../../../ai/offline.ts';
+import { AiProviderError, createAiProvider } from '../../../ai/provider.ts';
+import { resolveAiSettings } from '../../../ai/settings.ts';
+import type { TAiSettingsInput } from '../../../ai/settings.ts';
+import { sentencesToBlocks } from '../../../ai/text.ts';
+import type { TBlock } from '../../../ai/text.ts';
+import { TranslationSizeError, translateLessons } from '../../../ai/translate.ts';
+import { readImportForm, removeUpload } from '../../../ai/upload.ts';
+import type { TImportUpload } from '../../../ai/upload.ts';
+import type { Database } from '../../../db/types.ts';
+import { syncCourseDelivery } from '../../../delivery/enrolment.ts';
+import { AppError, validationError } from '../../../lib/app-error.ts';
+import { newUuid } from '../../../lib/ids.ts';
+import { assertWithinPlan } from '../../../lib/plan-limits.ts';
+import { countLessonDays, monthBounds, usageOf } from '../../../lib/usage.ts';
+import { authOf } from '../../../plugins/auth.ts';
+import {
+  findClassroom,
+  findCourse,
+  loadCourse,
+  replaceCourseContent,
+} from '../courses/repository.ts';
+
+// The AI transformer and translator (spec §7 "AI"; the import and translation paths are ours):
+// the writing helpers, a document, video or audio file turned into a draft course, and a
+// course's lessons translated into another language. Everything runs within the request.
+
+const TAGS = ['ai'];
+const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+
+export type AiRoutesOptions = {
+  /** The provider settings (OPENAI_*); without an API key documents are turned offline. */
+  settings?: TAiSettingsInput | undefined;
+};
+
+// The import is multipart: the handler reads and checks it; the route schema documents it.
+type RouteSchemaDef<T> = Parameters<FastifySchemaCompiler<T>>[0];
+const bodyCheckedInHandler = <T>(route: RouteSchemaDef<T>) =>
+  route.httpPart === 'body'
+    ? (data: unknown) => ({ value: data })
+    : validatorCompiler(route as unknown as RouteSchemaDef<z.ZodType>);
+
+const fieldErrorsOf = (error: z.ZodError): TFieldErrors => {
+  const errors: TFieldErrors = {};
+  for (const issue of error.issues) {
+    (errors[issue.path.map(String).join('.') || 'body'] ??= []).push(issue.message);
+  }
+  return errors;
+};
+
+/** A provider failure as the 502 the client shows; translation has its own server-error text. */
+const providerFailure = (error: AiProviderError, translating = false): AppError => {
+  const message =
+    error.kind === 'invalid'
+      ? MESSAGES.aiInvalidResponse
+      : error.kind === 'refused'
+        ? fill(MESSAGES.aiProviderRefused, { status: error.status ?? 400 })
+        : translating
+          ? MESSAGES.translationServerError
+          : error.kind === 'timeout'
+            ? MESSAGES.aiProviderTimeout
+            : MESSAGES.aiProviderFailed;
+  return new AppError('AI_PROVIDER_ERROR', message);
+};
+
+const withProviderErrors = async <T>(work: () => Promise<T>, translating = false): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AiProviderError) throw providerFailure(error, translating);
+    if (error instanceof TranslationSizeError) {
+      throw new AppError(
+        'AI_PROVIDER_ERROR',
+        fill(MESSAGES.translationSizeMismatch, { sent: error.sent, received: error.received }),
+      );
+    }
+    throw error;
+  }
+};
+
+/** What the creator must fix in the languages and lessons before publishing (spec §5). */
+const contentProblems = (course: TCourse, now: Date): TAiCourseResult['problems'] =>
+  publishCheck(toPublishCourse(course), { now }).filter(
+    (problem) => problem.path.startsWith('lessons') || problem.path.startsWith('languages'),
+  );
+
+const recordUsage = (
+  trx: Transaction<Database>,
+  companyUuid: string,
+  key: 'a-i-transformer' | 'a-i-translator',
+  now: string,
+) =>
+  trx
+    .insertInto('usage_events')
+    .values({
+      uuid: newUuid(),
+      company_uuid: companyUuid,
+      function_key: key,
+      amount: 1,
+      created_at: now,
+    })
+    .execute();
+
+const isMedia = (upload: TImportUpload) => !isDocumentType(upload.type);
+
+const describeImport = [
+  'multipart/form-data: `name`, `description` (the course intro), `language` (en, it or de; the language the lessons are written in; default en), `number_of_lessons` (1 to 30), `assessment_type` (random, true_false or multiple_option; default random), `model` (gpt-3.5 or gpt-4; default gpt-3.5) and `file`.',
+  `The file is one of ${AI_IMPORT_TYPES.join(', ')}, at most 700 MB ("File is too large. Max size: 700 MB."). Text is read from txt, docx, pptx and pdf; video and audio are transcribed by the provider.`,
+  'With an AI provider configured (OPENAI_API_KEY) the provider writes the lessons; without one, documents are turned into an offline draft (category `offline-draft`, `generator: "offline"`) and video or audio answer 503.',
+  'Creates a draft course and answers 201 `{data: {course, problems, generator, warnings}}`: `problems` lists what must be fixed in the lessons before publishing (spec §5), `warnings` what was left out. Counts one `a-i-transformer` use (402 when the plan has none left this month) and the new lesson days against `lessons`.',
+].join('\n\n');
+
+export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, options) => {
+  const settings = resolveAiSettings(options.settings);
+  const provider = createAiProvider(settings);
+  const generator: TAiGenerator = provider ? 'openai' : 'offline';
+  const uploadDir = path.join(app.dataDir, 'tmp', 'ai-imports');
+
+  /** The upload's text as blocks: read from a document, or transcribed by the provider. */
+  const sourceBlocks = async (upload: TImportUpload, language: TLocale): Promise<TBlock[]> => {
+    if (isDocumentType(upload.type)) {
+      try {
+        return await extractDocument(upload.path, upload.type);
+      } catch (error) {
+        if (error instanceof UnreadableFileError) {
+          throw validationError({ file: [MESSAGES.aiFileUnreadable] });
+        }
+        throw error;
+      }
+    }
+    if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
+    const text = await provider.transcribe({ path: upload.path, filename: upload.filename });
+    return sentencesToBlocks(text, language);
+  };
+
+  app.get(
+    '/api/v1/courses/helpers/prompts',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List the AI writing helpers',
+        description: `The fixed prompts of \`POST /api/v1/courses/helpers/lessons\`; ids are stable: ${AI_PROMPT_IDS.join(', ')}.`,
+        response: { 200: ZAiPromptsResponseSchema },
+      },
+    },
+    () => ({ data: AI_PROMPTS.map(({ id, prompt }) => ({ id, prompt })) }),
+  );
+
+  app.post(
+    '/api/v1/courses/helpers/lessons',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Run one AI writing helper, or all of them, on a text',
+        description:
+          '`{promptId, content, model}` runs one prompt, `{content, model}` every prompt. `data` holds per prompt id `{prompt, original, processed}`, each held to the limit of the lesson field it is for (title 140, intro 600, content and summary 1200 as HTML, question 300). Without an AI provider the offline helpers answer (`meta.generator: "offline"`). Not counted against the plan.',
+        body: ZAiLessonsRequestSchema,
+        response: { 200: ZAiLessonsResponseSchema },
+      },
+    },
+    async (request) => {
+      const { promptId, content, model, language } = request.body;
+      const data = await withProviderErrors(() =>
+        runHelpers(provider, {
+          ids: promptId ? [promptId] : AI_PROMPT_IDS,
+          content,
+          model,
+          language,
+        }),
+      );
+      return { data, meta: { generator, model } };
+    },
+  );
+
+  app.post(
+    '/api/v1/classrooms/:classroomUuid/courses/import',
+    {
+      validatorCompiler: bodyCheckedInHandler,
+      schema: {
+        tags: TAGS,
+        summary: 'Turn a document, video or audio file into a draft course (AI import)',
+        description: describeImport,
+        consumes: ['multipart/form-data'],
+        params: ZClassroomCoursesParamsSchema,
+        body: ZAiImportFieldsSchema.extend({
+          file: z.any().meta({ type: 'string', format: 'binary', description: 'The source file.' }),
+        }),
+        response: { 201: ZAiCourseResultResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user } = authOf(request);
+      const companyUuid = user.company_uuid;
+      const { classroomUuid } = request.params;
+      await findClassroom(app.db, companyUuid, classroomUuid);
+      // The plan is checked before the upload is read, so a 700 MB file is not stored for nothing.
+      const now = app.clock.now();
+      const used = await usageOf(app.db, companyUuid, 'a-i-transformer', now);
+      await assertWithinPlan(app.db, companyUuid, 'a-i-transformer', used + 1);
+
+      const form = request.isMultipart()
+        ? await readImportForm(request, { dir: uploadDir, maxBytes: settings.maxUploadBytes })
+        : { fields: request.body, file: null, fileError: null };
+      // The upload is removed before the answer is sent, whatever happens.
+      let result: TAiCourseResult;
+      try {
+        const parsed = ZAiImportFieldsSchema.safeParse(form.fields ?? {});
+        const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+        const fileError = form.fileError ?? (form.file ? null : MESSAGES.courseSourceFileRequired);
+        if (fileError) errors.file = [fileError];
+        if (!parsed.success || fileError || !form.file) throw validationError(errors);
+        const fields = parsed.data;
+        const upload = form.file;
+
+        const lessonsUsed = await countLessonDays(app.db, companyUuid, monthBounds(now));
+        await assertWithinPlan(
+          app.db,
+          companyUuid,
+          'lessons',
+          lessonsUsed + fields.number_of_lessons,
+        );
+        if (isMedia(upload) && !provider) {
+          throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
+        }
+
+        const blocks = await withProviderErrors(() => sourceBlocks(upload, fields.language));
+        if (!blocks.some((block) => block.text.trim())) {
+          throw validationError({ file: [MESSAGES.aiFileNoText] });
+        }
+        const types = aiAssessmentTypesOf(fields.assessment_type);
+        const generated = provider
+          ? await withProviderErrors(() =>
+              generateAiLessons(provider, {
+                blocks,
+                name: fields.name,
+                description: fields.description,
+                count: fields.number_of_lessons,
+                language: fields.language,
+                types,
+                model: fields.model,
+              }),
+            )
+          : generateOfflineLessons(blocks, {
+              count: fields.number_of_lessons,
+              language: fields.language,
+              types,
+            });
+        if (generated.lessons.length === 0) {
+          throw validationError({ file: [MESSAGES.aiFileNoText] });
+        }
+
+        const uuid = newUuid();
+        const nowIso = app.clock.now().toISOString();
+        await app.db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('courses')
+            .values({
+              uuid,
+              company_uuid: companyUuid,
+              classroom_uuid: classroomUuid,
+              name: fields.name,
+              description: fields.description,
+              image_path: null,
+              category: AI_DRAFT_CATEGORY[generator],
+              enrollment: null,
+              status: 'draft',
+              distribution: null,
+              creator_uuid: user.uuid,
+              created_at: nowIso,
+              updated_at: nowIso,
+              scheduled_at: null,
+              delivered_at: null,
+              deleted_at: null,
+            })
+            .execute();
+          await replaceCourseContent(
+            trx,
+            uuid,
+            {
+              languages: [{ short_name: fields.language, is_primary: true }],
+              lessons: generated.lessons,
+            },
+            nowIso,
+          );
+          await recordUsage(trx, companyUuid, 'a-i-transformer', nowIso);
+        });
+        const course = await loadCourse(app.db, uuid);
+        result = {
+          course,
+          problems: contentProblems(course, app.clock.now()),
+          generator,
+          warnings: generated.warnings,
+        };
+      } finally {
+        await removeUpload(form.file);
+      }
+      return reply.code(201).send({ data: result });
+    },
+  );
+
+  app.post(
+    '/api/v1/classrooms/:classroomUuid/courses/:courseUuid/translate',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Translate a course’s lessons into another language by AI',
+        description:
+          'Translates every lesson of the primary language into `target_language` (en, it, de) and adds that language to the course. A language that already has lessons answers 422 unless `overwrite: true`. Needs an AI provider (503 naming OPENAI_API_KEY otherwise). A provider failure answers 502: a server error, or a size mismatch when the provider returns a different number of texts than it was sent; nothing is stored then. Counts one `a-i-translator` use (402 when the plan has none left this month). Answers `{data: {course, problems, generator, warnings}}`.',
+        params: ZCourseParamsSchema,
+        body: ZAiTranslateRequestSchema,
+        response: { 200: ZAiCourseResultResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      const companyUuid = user.company_uuid;
+      const { classroomUuid, courseUuid } = request.params;
+      const { target_language: target, model, overwrite } = request.body;
+      const row = await findCourse(app.db, companyUuid, classroomUuid, courseUuid);
+      if (row.deleted_at !== null) throw new AppError('VALIDATION_FAILED', MESSAGES.courseArchived);
+      if (!EDITABLE_STATUSES.includes(row.status)) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.courseNotEditable);
+      }
+      const course = await loadCourse(app.db, row.uuid);
+      const primary = course.languages.find((language) => language.is_primary)?.short_name;
+      if (primary === target) {
+        throw validationError({ target_language: [MESSAGES.translationSameLanguage] });
+      }
+      const source = course.lessons.filter((lesson) => lesson.language === primary);
+      if (!primary || source.length === 0) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.translationNothing);
+      }
+      if (!overwrite && course.lessons.some((lesson) => lesson.language === target)) {
+        throw validationError({ target_language: [MESSAGES.translationExists] });
+      }
+      if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiNotConfigured);
+      const now = app.clock.now();
+      const used = await usageOf(app.db, companyUuid, 'a-i-translator', now);
+      await assertWithinPlan(app.db, companyUuid, 'a-i-translator', used + 1);
+
+      const translated = await withProviderErrors(
+        () =>
+          translateLessons(provider, {
+            lessons: source,
+            from: primary as TLocale,
+            to: target,
+            model,
+          }),
+        true,
+      );
+      // A published course must stay publishable: an unusable translation is not stored.
+      if (row.status !== 'draft') {
+        const draft = { ...course, lessons: [...course.lessons, ...translated] };
+        const broken = publishCheck(toPublishCourse(draft), { now }).some((problem) =>
+          problem.path.startsWith('lessons'),
+        );
+        if (broken) throw new AppError('AI_PROVIDER_ERROR', MESSAGES.aiInvalidResponse);
+      }
+
+      const nowIso = now.toISOString();
+      await app.db.transaction().execute(async (trx) => {
+        const languages = course.languages.map(
+          ({ short_name: shortName, is_primary: isPrimary }) => ({
+            short_name: shortName as TLocale,
+            is_primary: isPrimary,
+          }),
+        );
+        if (!languages.some((language) => language.short_name === target)) {
+          languages.push({ short_name: target, is_primary: false });
+        }
+        const kept: TLessonInput[] = course.lessons
+          .filter((lesson) => lesson.language !== target)
+          .map(({ uuid: _uuid, ...lesson }) => ({
+            ...lesson,
+            language: lesson.language as TLocale,
+          }));
+        // Stored as the course routes store lessons; a lesson failing a rule is listed in problems.
+        await replaceCourseContent(
+          trx,
+          course.uuid,
+          { languages, lessons: [...kept, ...translated] as TLesson[] },
+          nowIso,
+        );
+        await trx
+          .updateTable('courses')
+          .set({ updated_at: nowIso })
+          .where('uuid', '=', course.uuid)
+          .execute();
+        await recordUsage(trx, companyUuid, 'a-i-translator', nowIso);
+      });
+      await syncCourseDelivery(app, course.uuid);
+      const result = await loadCourse(app.db, course.uuid);
+      return {
+        data: {
+          course: result,
+          problems: contentProblems(result, app.clock.now()),
+          generator: 'openai' as const,
+          warnings: [],
+        },
+      };
+    },
+  );
+};

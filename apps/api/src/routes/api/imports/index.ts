@@ -1,0 +1,279 @@
+import { createReadStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+import {
+  BULK_IMPORT_MAX_LEARNERS,
+  IMPORT_TEMPLATE_HEADER,
+  MESSAGES,
+  UPLOAD_MAX_BYTES,
+  ZImportJobResponseSchema,
+  ZListImportJobsQuerySchema,
+  ZListImportJobsResponseSchema,
+  ZUuidSchema,
+} from '@ccp/schemas';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+import { errorReportHeader } from '../../../imports/error-report.ts';
+import {
+  LEARNERS_IMPORT_KIND,
+  importPaths,
+  parseImportCheckpoint,
+  parseImportOptions,
+  serializeImportJob,
+} from '../../../imports/options.ts';
+import type { LearnersImportOptions } from '../../../imports/options.ts';
+import { prescanImport } from '../../../imports/prescan.ts';
+import { cancelJob, enqueueJob } from '../../../jobs/queue.ts';
+import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
+import { isoNow } from '../../../lib/clock.ts';
+import { newUuid } from '../../../lib/ids.ts';
+import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
+import { authOf } from '../../../plugins/auth.ts';
+import { readImportUpload } from './upload.ts';
+
+// Bulk learner import (spec §4, §9; paths not shown in the spec, designed in docs/imports.md).
+
+export type ImportsRoutesOptions = {
+  /** Upload limit; UPLOAD_MAX_BYTES (700 MB) unless a test lowers it. */
+  maxUploadBytes?: number | undefined;
+};
+
+const tags = ['learners imports'];
+const jobParams = z.object({ jobUuid: ZUuidSchema });
+// CSV answers (a string or a file stream): documented as a string, not serialised as JSON.
+const csvBody = z.any().meta({ type: 'string', description: 'text/csv; charset=utf-8' });
+
+// The upload is multipart: the handler reads and checks it, the schema only documents it.
+type RouteSchemaDef<T> = Parameters<FastifySchemaCompiler<T>>[0];
+const bodyCheckedInHandler = <T>(route: RouteSchemaDef<T>) =>
+  route.httpPart === 'body'
+    ? (data: unknown) => ({ value: data })
+    : validatorCompiler(route as unknown as RouteSchemaDef<z.ZodType>);
+
+const csvFileName = (fileName: string) =>
+  `${path.parse(fileName).name.replace(/[^\p{L}\p{N} ._-]/gu, '_') || 'import'}-errors.csv`;
+
+export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async (app, opts) => {
+  const maxBytes = opts.maxUploadBytes ?? UPLOAD_MAX_BYTES;
+
+  const findJob = async (companyUuid: string, uuid: string) => {
+    const job = await app.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('uuid', '=', uuid)
+      .where('company_uuid', '=', companyUuid)
+      .where('kind', '=', LEARNERS_IMPORT_KIND)
+      .executeTakeFirst();
+    if (!job) throw notFound();
+    return job;
+  };
+
+  app.post(
+    '/api/v1/learners/imports',
+    {
+      validatorCompiler: bodyCheckedInHandler,
+      schema: {
+        tags,
+        summary: 'Upload a CSV or XLSX file of learners to import in the background',
+        description: `multipart/form-data {file, list_uuid?, dry_run?}. The file (.csv or .xlsx, at most 700 MB; .xls is refused) is stored, then read once: a first row without the needed columns, broken CSV quoting, no rows or more than ${BULK_IMPORT_MAX_LEARNERS.toLocaleString('en')} rows answer 422 (errors.file); learners the file would add beyond the plan answer 402 with the limit. Nothing is written until then. Answers 202 with the queued job; poll GET …/imports/{jobUuid}. Rows are upserted by e-mail within the company (by phone when a row has no e-mail); every imported learner joins list_uuid when given; dry_run=true counts without writing. The requester is e-mailed the summary.`,
+        consumes: ['multipart/form-data'],
+        body: z.object({
+          file: z
+            .any()
+            .meta({ type: 'string', format: 'binary', description: 'A .csv or .xlsx file.' }),
+          list_uuid: z
+            .string()
+            .optional()
+            .meta({ description: 'Learners list to add every imported learner to.' }),
+          dry_run: z
+            .string()
+            .optional()
+            .meta({ description: 'true: validate and count, write nothing.' }),
+        }),
+        response: { 202: ZImportJobResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user } = authOf(request);
+      const companyUuid = user.company_uuid;
+      if (!request.isMultipart())
+        throw validationError({ file: [MESSAGES.learnerListFileRequired] });
+      const uuid = newUuid();
+      const upload = await readImportUpload(request, { dataDir: app.dataDir, uuid, maxBytes });
+      const { file, fields, errors } = upload;
+      try {
+        let list: LearnersImportOptions['list'] = null;
+        if (fields.list_uuid) {
+          const row = await app.db
+            .selectFrom('learners_lists')
+            .select(['uuid', 'name'])
+            .where('uuid', '=', fields.list_uuid)
+            .where('company_uuid', '=', companyUuid)
+            .executeTakeFirst();
+          if (row) list = { uuid: row.uuid, name: row.name };
+          else errors.list_uuid = [MESSAGES.learnersListUnknown];
+        }
+        if (!file || Object.keys(errors).length > 0) throw validationError(errors);
+
+        const scan = await prescanImport(app.db, {
+          path: file.path,
+          format: file.format,
+          companyUuid,
+        });
+        const options: LearnersImportOptions = {
+          file_name: file.fileName,
+          format: file.format,
+          delimiter: scan.delimiter,
+          header: scan.header,
+          columns: scan.columns,
+          list,
+          dry_run: fields.dry_run ?? false,
+        };
+        const job = await enqueueJob(
+          app.db,
+          {
+            uuid,
+            company_uuid: companyUuid,
+            user_uuid: user.uuid,
+            kind: LEARNERS_IMPORT_KIND,
+            total_rows: scan.totalRows,
+            input_path: file.relativePath,
+            error_report_path: importPaths(uuid, file.format).report,
+            options: JSON.stringify(options),
+          },
+          isoNow(app.clock),
+        );
+        request.log.info(
+          { job: uuid, rows: scan.totalRows, bytes: file.bytes, format: file.format },
+          'learners import queued',
+        );
+        return reply.code(202).send({ data: serializeImportJob(job) });
+      } catch (error) {
+        if (file) await rm(file.path, { force: true });
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/api/v1/learners/imports',
+    {
+      schema: {
+        tags,
+        summary: 'Learner imports of the company, newest first, paginated',
+        querystring: ZListImportJobsQuerySchema,
+        response: { 200: ZListImportJobsResponseSchema },
+      },
+    },
+    async (request) => {
+      const companyUuid = authOf(request).user.company_uuid;
+      const page = pageRequest(request.query);
+      const base = app.db
+        .selectFrom('jobs')
+        .where('company_uuid', '=', companyUuid)
+        .where('kind', '=', LEARNERS_IMPORT_KIND);
+      const [countRow, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('uuid')
+          .limit(page.perPage)
+          .offset(offsetOf(page))
+          .execute(),
+      ]);
+      return paginated(rows.map(serializeImportJob), Number(countRow.count), page, request.url);
+    },
+  );
+
+  app.get(
+    '/api/v1/learners/imports/template',
+    {
+      schema: {
+        tags,
+        summary: 'The CSV template: the header an import file starts with',
+        response: { 200: csvBody },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="learners-import-template.csv"')
+        .send(`${IMPORT_TEMPLATE_HEADER}\r\n`),
+  );
+
+  app.get(
+    '/api/v1/learners/imports/:jobUuid',
+    {
+      schema: {
+        tags,
+        summary: 'One learner import: status and counts',
+        params: jobParams,
+        response: { 200: ZImportJobResponseSchema },
+      },
+    },
+    async (request) => {
+      const job = await findJob(authOf(request).user.company_uuid, request.params.jobUuid);
+      return { data: serializeImportJob(job) };
+    },
+  );
+
+  app.get(
+    '/api/v1/learners/imports/:jobUuid/errors',
+    {
+      schema: {
+        tags,
+        summary: 'The error report: one CSV line per failed row with its line, reasons and cells',
+        description:
+          'Columns: line, errors (reasons joined by " | "), then the file’s own columns. The delimiter is the file’s. While the import runs, the report holds the rows processed so far.',
+        params: jobParams,
+        response: { 200: csvBody },
+      },
+    },
+    async (request, reply) => {
+      const job = await findJob(authOf(request).user.company_uuid, request.params.jobUuid);
+      const options = parseImportOptions(job.options);
+      const committed = parseImportCheckpoint(job.checkpoint).error_bytes;
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${csvFileName(options.file_name)}"`);
+      const reportPath = job.error_report_path
+        ? path.join(app.dataDir, job.error_report_path)
+        : null;
+      const size = reportPath
+        ? await stat(reportPath)
+            .then((s) => s.size)
+            .catch(() => 0)
+        : 0;
+      if (!reportPath || committed === 0 || size < committed) {
+        return reply.send(errorReportHeader(options.header, options.delimiter));
+      }
+      // Only what a committed batch covers: a running job may have written past it.
+      return reply.send(createReadStream(reportPath, { start: 0, end: committed - 1 }));
+    },
+  );
+
+  app.post(
+    '/api/v1/learners/imports/:jobUuid/cancel',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel a queued or running import (rows already imported stay)',
+        params: jobParams,
+        response: { 200: ZImportJobResponseSchema },
+      },
+    },
+    async (request) => {
+      const companyUuid = authOf(request).user.company_uuid;
+      const job = await findJob(companyUuid, request.params.jobUuid);
+      if (!(await cancelJob(app.db, job.uuid, isoNow(app.clock)))) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.importNotCancelable);
+      }
+      return { data: serializeImportJob(await findJob(companyUuid, job.uuid)) };
+    },
+  );
+};

@@ -1,0 +1,352 @@
+import { MISSED_ANSWER_HOURS, REMINDER_AFTER_HOURS } from '@ccp/schemas';
+import type { TAssessment, TDistribution } from '@ccp/schemas';
+import type { Insertable, Transaction } from 'kysely';
+
+import type { Database } from '../db/types.ts';
+import { learnerChannel, lessonLanguage, loadCoursePlan } from '../delivery/enrolment.ts';
+import { lessonSlots } from '../delivery/schedule.ts';
+import { createRandom } from './random.ts';
+import type { Random } from './random.ts';
+
+// The demo's delivery history: what the scheduler and the channels would have recorded for the
+// published courses up to `now` (about 90 days for the oldest), so the insights show real
+// figures. A simulated population answers with four habits (keen, steady, casual, dormant);
+// everything is drawn from a fixed seed, so the same `now` gives the same history.
+
+type Trx = Transaction<Database>;
+
+const HISTORY_SEED = 20_260_105;
+const BATCH_SIZE = 500;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** The statuses with enrolments; scheduled ones have invitations and a plan, nothing sent yet. */
+const PUBLISHED = ['scheduled', 'active', 'paused', 'delivered'];
+
+type Habit = {
+  /** The channel confirms delivery (unreachable learners never do). */
+  delivered: number;
+  read: number;
+  /** Minutes from delivery to read, as a range. */
+  readMinutes: [number, number];
+  answer: number;
+  correct: number;
+  answerMinutes: [number, number];
+};
+
+const HABITS: readonly (readonly [Habit, number])[] = [
+  [
+    {
+      delivered: 0.99,
+      read: 0.95,
+      readMinutes: [2, 90],
+      answer: 0.93,
+      correct: 0.84,
+      answerMinutes: [1, 12],
+    },
+    35,
+  ],
+  [
+    {
+      delivered: 0.98,
+      read: 0.8,
+      readMinutes: [20, 600],
+      answer: 0.78,
+      correct: 0.71,
+      answerMinutes: [2, 40],
+    },
+    35,
+  ],
+  [
+    {
+      delivered: 0.96,
+      read: 0.5,
+      readMinutes: [120, 1800],
+      answer: 0.55,
+      correct: 0.6,
+      answerMinutes: [3, 90],
+    },
+    20,
+  ],
+  [
+    {
+      delivered: 0.92,
+      read: 0.1,
+      readMinutes: [1200, 3600],
+      answer: 0.3,
+      correct: 0.5,
+      answerMinutes: [5, 240],
+    },
+    10,
+  ],
+];
+
+const OPEN_ANSWERS = [
+  'I would ask more questions first.',
+  'Summarise and confirm the next step.',
+  'Share the data behind the figure.',
+  'Listen, then reframe the value.',
+];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const between = (random: Random, [min, max]: [number, number]) => random.int(min, max);
+
+const insertAll = async <T extends keyof Database>(
+  trx: Trx,
+  table: T,
+  rows: Insertable<Database[T]>[],
+): Promise<void> => {
+  for (let start = 0; start < rows.length; start += BATCH_SIZE) {
+    await trx
+      .insertInto(table)
+      .values(rows.slice(start, start + BATCH_SIZE))
+      .execute();
+  }
+};
+
+export type HistorySummary = { enrolments: number; deliveries: number; events: number };
+
+/**
+ * Simulates the delivery history of every published course already in the database (inside the
+ * demo seed's transaction): enrolments and opt-ins, lesson sends, delivered/read/answered
+ * events, unread reminders after 24 h and answers missed after 72 h, up to `now`.
+ */
+export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> => {
+  const random = createRandom(HISTORY_SEED);
+  const nowMs = now.getTime();
+  const courses = await trx
+    .selectFrom('courses')
+    .select(['uuid', 'status', 'scheduled_at', 'updated_at'])
+    .where('status', 'in', PUBLISHED)
+    .where('distribution', 'is not', null)
+    .where('scheduled_at', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('uuid')
+    .execute();
+
+  // A learner keeps one habit across courses.
+  const habits = new Map<string, Habit>();
+  const habitOf = (learnerUuid: string) => {
+    let habit = habits.get(learnerUuid);
+    if (!habit) habits.set(learnerUuid, (habit = random.weighted(HABITS)));
+    return habit;
+  };
+
+  const enrolments: Insertable<Database['enrollments']>[] = [];
+  const deliveries: Insertable<Database['lesson_deliveries']>[] = [];
+  const events: Insertable<Database['learner_events']>[] = [];
+
+  for (const course of courses) {
+    const plan = await loadCoursePlan(trx, course.uuid);
+    if (!plan?.distribution || plan.days.length === 0) continue;
+    const distribution: TDistribution = plan.distribution;
+    const scheduledAt = Date.parse(course.scheduled_at!);
+    // Sends stopped when a course was paused (its last edit); none yet for a scheduled one.
+    const sendUntil =
+      course.status === 'scheduled'
+        ? scheduledAt
+        : course.status === 'paused'
+          ? Date.parse(course.updated_at)
+          : nowMs;
+    // A paused course stopped reminding too.
+    const remindUntil = course.status === 'paused' ? Math.min(nowMs, sendUntil) : nowMs;
+    const slots = lessonSlots(distribution, plan.days.length).map((slot) => Date.parse(slot.at));
+    const firstSlot = slots[0] ?? nowMs;
+    const lessons = await trx
+      .selectFrom('lessons')
+      .innerJoin('languages', 'languages.uuid', 'lessons.language_uuid')
+      .select(['lessons.day', 'lessons.assessment', 'languages.short_name'])
+      .where('lessons.course_uuid', '=', course.uuid)
+      .execute();
+    const assessmentOf = (day: number, language: string): TAssessment | null => {
+      const row = lessons.find((lesson) => lesson.day === day && lesson.short_name === language);
+      return row?.assessment ? (JSON.parse(row.assessment) as TAssessment) : null;
+    };
+    const learners = await trx
+      .selectFrom('learners')
+      .innerJoin('learners_list_members as m', 'm.learner_uuid', 'learners.uuid')
+      .innerJoin('course_learners_lists as cl', 'cl.list_uuid', 'm.list_uuid')
+      .select([
+        'learners.uuid',
+        'learners.company_uuid',
+        'learners.channels',
+        'learners.email',
+        'learners.phone',
+        'learners.locale',
+        'learners.reachability',
+      ])
+      .distinct()
+      .where('cl.course_uuid', '=', course.uuid)
+      .where('learners.deleted_at', 'is', null)
+      .where('learners.created_at', '<=', course.scheduled_at!)
+      .orderBy('learners.uuid')
+      .execute();
+    const optIn = !distribution.disabled_enrolment_opt_in;
+
+    for (const learner of learners) {
+      const channel = learnerChannel(learner, distribution.channels);
+      if (!channel) continue;
+      const habit = habitOf(learner.uuid);
+      const language = lessonLanguage(learner.locale, plan);
+      const enrolmentUuid = random.uuid();
+      const base = {
+        company_uuid: learner.company_uuid,
+        course_uuid: course.uuid,
+        learner_uuid: learner.uuid,
+      };
+      const event = (
+        type: string,
+        at: number,
+        extra: Partial<Insertable<Database['learner_events']>> = {},
+      ) =>
+        events.push({
+          uuid: random.uuid(),
+          ...base,
+          delivery_uuid: null,
+          type,
+          correct: null,
+          occurred_at: iso(at),
+          payload: null,
+          created_at: iso(at),
+          ...extra,
+        });
+
+      // The GDPR opt-in: most say yes within a day of the invitation, before the first lesson.
+      const invitedAt = scheduledAt + MINUTE;
+      let status: string = 'enrolled';
+      let enrolledAt: number | null = scheduledAt;
+      if (optIn) {
+        const answer = random.weighted([
+          ['yes', 82],
+          ['no', 5],
+          ['silent', 13],
+        ] as const);
+        const answeredAt = Math.min(
+          invitedAt + random.int(10, 30 * 60) * MINUTE,
+          firstSlot - MINUTE,
+        );
+        enrolledAt = null;
+        if (answer === 'silent' || answeredAt > nowMs) {
+          status = course.status === 'delivered' ? 'dropped' : 'invited';
+        } else if (answer === 'no') {
+          status = 'declined';
+          event('declined', answeredAt);
+        } else {
+          enrolledAt = answeredAt;
+          event('opted_in', answeredAt);
+        }
+      }
+
+      const rows: Insertable<Database['lesson_deliveries']>[] = [];
+      plan.days.forEach((day, index) => {
+        const slot = slots[index];
+        if (slot === undefined) return;
+        const sent = status === 'enrolled' && slot <= sendUntil && slot <= nowMs;
+        const delivery: Insertable<Database['lesson_deliveries']> = {
+          uuid: random.uuid(),
+          ...base,
+          enrollment_uuid: enrolmentUuid,
+          day,
+          language,
+          channel,
+          scheduled_for: iso(slot),
+          status: sent
+            ? 'sent'
+            : status === 'declined' || status === 'dropped' || course.status === 'delivered'
+              ? 'canceled'
+              : 'scheduled',
+          sent_at: null,
+          delivered_at: null,
+          read_at: null,
+          answered_at: null,
+          answer_correct: null,
+          missed_at: null,
+          reminders_sent: 0,
+          created_at: course.scheduled_at!,
+          updated_at: course.scheduled_at!,
+        };
+        rows.push(delivery);
+        if (!sent) return;
+
+        const sentAt = slot + random.int(1, 40) * 1000;
+        delivery.sent_at = iso(sentAt);
+        delivery.updated_at = iso(sentAt);
+        const reachable = learner.reachability !== 'unreachable';
+        const deliveredAt =
+          reachable && random.chance(habit.delivered) ? sentAt + random.int(1, 90) * 1000 : null;
+        const ref = deliveredAt ?? sentAt;
+        const withDelivery = { delivery_uuid: delivery.uuid };
+        if (deliveredAt !== null && deliveredAt <= nowMs) {
+          delivery.delivered_at = iso(deliveredAt);
+          event('delivered', deliveredAt, withDelivery);
+        }
+
+        // Unread after 24 hours: one reminder (while the course was still sending), which wakes
+        // some learners up.
+        let readAt: number | null =
+          reachable && random.chance(habit.read)
+            ? ref + between(random, habit.readMinutes) * MINUTE
+            : null;
+        const remindAt = ref + REMINDER_AFTER_HOURS * HOUR + random.int(5, 55) * 1000;
+        if ((readAt === null || readAt > remindAt) && remindAt <= remindUntil) {
+          delivery.reminders_sent = 1;
+          event('reminder', remindAt, withDelivery);
+          if (readAt === null && reachable && random.chance(0.35)) {
+            readAt = remindAt + random.int(10, 600) * MINUTE;
+          }
+        }
+        if (readAt !== null && readAt <= nowMs) {
+          delivery.read_at = iso(readAt);
+          delivery.delivered_at ??= iso(readAt);
+          event('read', readAt, withDelivery);
+        } else readAt = null;
+
+        const assessment = assessmentOf(day, language);
+        if (!assessment) return;
+        // As the scheduler counts it: from the delivery receipt, which a read fills in.
+        const missAt = (deliveredAt ?? readAt ?? sentAt) + MISSED_ANSWER_HOURS * HOUR;
+        const answeredAt =
+          readAt !== null && random.chance(habit.answer)
+            ? readAt + between(random, habit.answerMinutes) * MINUTE
+            : null;
+        if (answeredAt !== null && answeredAt <= nowMs && answeredAt < missAt) {
+          const open = assessment.type === 'open_answer';
+          const correct = open || random.chance(habit.correct);
+          delivery.answered_at = iso(answeredAt);
+          delivery.answer_correct = correct ? 1 : 0;
+          event('answered', answeredAt, {
+            ...withDelivery,
+            correct: correct ? 1 : 0,
+            payload: JSON.stringify(open ? { text: random.pick(OPEN_ANSWERS) } : {}),
+          });
+        } else if (missAt <= nowMs) {
+          delivery.missed_at = iso(missAt);
+          event('missed', missAt, withDelivery);
+        }
+      });
+
+      const allSent = rows.length > 0 && rows.every((row) => row.status === 'sent');
+      const lastSent = rows.reduce<string | null>(
+        (last, row) => (row.sent_at && (!last || row.sent_at > last) ? row.sent_at : last),
+        null,
+      );
+      enrolments.push({
+        uuid: enrolmentUuid,
+        ...base,
+        channel,
+        status: status === 'enrolled' && allSent ? 'completed' : status,
+        invited_at: course.scheduled_at!,
+        enrolled_at: enrolledAt === null ? null : iso(enrolledAt),
+        completed_at: status === 'enrolled' && allSent ? lastSent : null,
+        invitation_sent_at: optIn ? iso(invitedAt) : null,
+        created_at: course.scheduled_at!,
+        updated_at: lastSent ?? course.scheduled_at!,
+      });
+      deliveries.push(...rows);
+    }
+  }
+
+  await insertAll(trx, 'enrollments', enrolments);
+  await insertAll(trx, 'lesson_deliveries', deliveries);
+  await insertAll(trx, 'learner_events', events);
+  return { enrolments: enrolments.length, deliveries: deliveries.length, events: events.length };
+};

@@ -1,0 +1,150 @@
+import type { TLearnerInsights } from '@ccp/schemas';
+import { describe, expect, it } from 'vitest';
+
+import { buildTestApp, call, createSignedInUser } from '../helper.ts';
+import { seedClassroomHistory } from '../fixtures/analytics.ts';
+
+// GET /api/v1/analytics/learners/{id} on the shared history. Clock: 2026-11-22T09:00:00Z.
+
+describe('GET /api/v1/analytics/learners/{id}', async () => {
+  const app = await buildTestApp();
+  const { company, headers } = await createSignedInUser(app);
+  const history = await seedClassroomHistory(app, company);
+  const { alpha, beta } = history.courses;
+  const insightsOf = (uuid: string, authHeaders = headers) =>
+    call(app, { method: 'GET', url: `/api/v1/analytics/learners/${uuid}`, headers: authHeaders });
+
+  it('answers a learner’s courses with the per-day assessment analysis', async () => {
+    const response = await insightsOf(history.learners.ada.uuid);
+    expect(response.statusCode).toBe(200);
+    // Gamma (draft) and Delta (archived) are not counted; Epsilon (other classroom) is.
+    expect((response.json.data as TLearnerInsights).courses.map((course) => course.name)).toEqual([
+      'Alpha',
+      'Beta',
+      'Epsilon',
+    ]);
+    expect(response.json.data).toMatchObject({
+      courses_activity: 100,
+      courses_completion: 100,
+      courses_progress: 100,
+      learning_time: 69, // 50 in Alpha, 14 in Beta, 5 in Epsilon
+    });
+    expect(response.json.data.courses[0]).toEqual({
+      uuid: alpha.uuid,
+      name: 'Alpha',
+      status: 'active',
+      learner_status: 'completed',
+      progress: 100,
+      learning_time: 50,
+      days: [
+        {
+          day: 1,
+          title: 'en day 1',
+          sent_at: '2026-11-10T07:00:00.000Z',
+          read_at: '2026-11-10T07:10:00.000Z',
+          answered_at: '2026-11-10T07:20:00.000Z',
+          state: 'correct',
+          dtr_seconds: 540, // delivered at 07:01, read at 07:10
+          dtca_seconds: 600,
+        },
+        {
+          day: 2,
+          title: 'en day 2',
+          sent_at: '2026-11-11T07:00:00.000Z',
+          read_at: '2026-11-11T07:30:00.000Z',
+          answered_at: '2026-11-11T07:45:00.000Z',
+          state: 'wrong',
+          dtr_seconds: 1740,
+          dtca_seconds: 900,
+        },
+        {
+          day: 3,
+          title: 'en day 3',
+          sent_at: '2026-11-12T07:00:00.000Z',
+          read_at: '2026-11-12T07:05:00.000Z',
+          answered_at: '2026-11-12T07:06:00.000Z',
+          state: 'correct',
+          dtr_seconds: 240,
+          dtca_seconds: 60,
+        },
+        {
+          // Read, never answered, sent over 72 hours ago (not yet stamped missed).
+          day: 4,
+          title: 'en day 4',
+          sent_at: '2026-11-13T07:00:00.000Z',
+          read_at: '2026-11-13T08:00:00.000Z',
+          answered_at: null,
+          state: 'not_answered',
+          dtr_seconds: 3540,
+          dtca_seconds: null,
+        },
+      ],
+    });
+  });
+
+  it('answers pending within 72 hours and not_sent for scheduled and failed lessons', async () => {
+    const eve = (await insightsOf(history.learners.eve.uuid)).json.data as TLearnerInsights;
+    expect(eve.courses).toHaveLength(1);
+    expect(eve.courses[0]!.learner_status).toBe('not_started');
+    expect(eve.courses[0]!.days.map((day) => day.state)).toEqual([
+      'pending',
+      'not_sent',
+      'not_sent',
+      'not_sent',
+    ]);
+    expect(eve.courses[0]!.days[0]).toMatchObject({ dtr_seconds: null, dtca_seconds: null });
+    expect(eve.courses[0]!.days[1]).toMatchObject({ sent_at: null, read_at: null });
+    expect(eve).toMatchObject({
+      courses_activity: 0,
+      courses_completion: 0,
+      courses_progress: 0,
+      learning_time: 0,
+    });
+
+    const cy = (await insightsOf(history.learners.cy.uuid)).json.data as TLearnerInsights;
+    expect(cy.courses[0]!.learner_status).toBe('unreachable');
+    expect(cy.courses[0]!.days.map((day) => day.state)).toEqual([
+      'not_sent',
+      'not_sent',
+      'not_sent',
+      'not_sent',
+    ]);
+  });
+
+  it('answers the figures over several courses', async () => {
+    const bob = (await insightsOf(history.learners.bob.uuid)).json.data as TLearnerInsights;
+    expect(bob).toMatchObject({
+      courses_activity: 50, // Alpha of Alpha and Beta
+      courses_completion: 0,
+      courses_progress: 16.7, // 1 read of 4 + 2 days
+      learning_time: 5,
+    });
+    expect(bob.courses.map((course) => course.uuid)).toEqual([alpha.uuid, beta.uuid]);
+    expect(bob.courses[0]!.days[0]).toMatchObject({
+      state: 'correct',
+      read_at: null,
+      dtr_seconds: null,
+      dtca_seconds: null,
+    });
+    expect(bob.courses[1]!.days.map((day) => day.state)).toEqual(['not_answered', 'not_answered']);
+  });
+
+  it('answers no courses for a learner who is not enrolled', async () => {
+    for (const learner of [history.learners.fay, history.learners.ivy]) {
+      expect((await insightsOf(learner.uuid)).json.data).toEqual({
+        courses_activity: 0,
+        courses_completion: 0,
+        courses_progress: 0,
+        learning_time: 0,
+        courses: [],
+      });
+    }
+  });
+
+  it('answers 404 for another company’s learner', async () => {
+    const other = await createSignedInUser(app);
+    const response = await insightsOf(history.learners.ada.uuid, other.headers);
+    expect(response.statusCode).toBe(404);
+    expect(response.json.error.code).toBe('NOT_FOUND');
+  });
+});

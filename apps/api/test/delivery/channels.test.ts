@@ -1,0 +1,336 @@
+import { describe, expect, it } from 'vitest';
+
+import { createRateLimiter, sendWithRetries } from '../../src/delivery/channels.ts';
+import type { ChannelAdapter } from '../../src/delivery/channels.ts';
+import { formatHtml, renderPayload } from '../../src/delivery/render.ts';
+import type { ChannelMessage, LessonContent } from '../../src/delivery/render.ts';
+
+const DELIVERY = '3f1e0c9a-7b2d-4e5f-8a6b-1c2d3e4f5a6b';
+const COURSE = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+const LEARNER = '0b9e8a52-2f7a-4e0c-9a53-3e2f1d8c7b61';
+
+const lesson: LessonContent = {
+  day: 2,
+  title: 'Anchoring',
+  topic_intro: 'The first number sets the frame.',
+  topic_content:
+    '<p>Open with a <strong>precise</strong> figure &amp; <em>justify</em> it.</p><ul><li>Research first</li><li>See <a href="https://example.com/anchor">the guide</a></li></ul>',
+  learning_minutes: 5,
+  media: { type: 'link', url: 'https://example.com/video' },
+  assessment: {
+    question: 'Who should anchor first?',
+    type: 'multiple_choice',
+    mandatory: true,
+    answers: [
+      { text: 'The better prepared side', correct: true, response: 'Yes.' },
+      { text: 'Always the buyer', correct: false, response: 'No.' },
+      { text: 'Nobody', correct: false, response: 'No.' },
+    ],
+    thank_you_message: null,
+  },
+};
+
+const message = (overrides: Partial<ChannelMessage> = {}): ChannelMessage => ({
+  kind: 'lesson',
+  channel: 'slack',
+  companyUuid: 'c0000000-0000-4000-8000-000000000000',
+  courseUuid: COURSE,
+  courseName: 'Negotiation Basics',
+  deliveryUuid: DELIVERY,
+  language: 'en',
+  recipient: {
+    learnerUuid: LEARNER,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    address: 'ada@example.test',
+  },
+  lesson,
+  totalDays: 5,
+  ...overrides,
+});
+
+/** A JSON array of the payload, typed for the assertions. */
+const list = <T>(value: unknown): T[] => value as T[];
+
+const answerValue = (index: number) =>
+  JSON.stringify({ type: 'answered', delivery_uuid: DELIVERY, answer: index });
+
+describe('formatHtml: lesson HTML as each channel’s text', () => {
+  it('turns paragraphs, lists, bold, italic, links and entities into Slack mrkdwn', () => {
+    expect(
+      formatHtml(lesson.topic_content, {
+        bold: (text) => `*${text}*`,
+        italic: (text) => `_${text}_`,
+        link: (text, href) => `<${href}|${text}>`,
+        newline: '\n',
+      }),
+    ).toBe(
+      'Open with a *precise* figure & _justify_ it.\n\n• Research first\n• See <https://example.com/anchor|the guide>',
+    );
+  });
+
+  it('drops scripts, styles and comments', () => {
+    const style = {
+      bold: (t: string) => t,
+      italic: (t: string) => t,
+      link: (t: string) => t,
+      newline: ' ',
+    };
+    expect(
+      formatHtml('<p>Hi<script>alert(1)</script><!-- x --><style>p{}</style></p>', style),
+    ).toBe('Hi');
+  });
+
+  it('restores nested formatting and never decodes twice', () => {
+    const markdown = {
+      bold: (text: string) => `**${text}**`,
+      italic: (text: string) => `_${text}_`,
+      link: (text: string, href: string) => `[${text}](${href})`,
+      newline: '\n',
+    };
+    expect(
+      formatHtml(
+        '<p><strong>Read <a href="https://x.test/?a=1&amp;b=2">this</a></strong> &amp;lt;ok&amp;gt;</p>',
+        markdown,
+      ),
+    ).toBe('**Read [this](https://x.test/?a=1&b=2)** &lt;ok&gt;');
+  });
+});
+
+describe('renderPayload: one message, five channel payloads', () => {
+  it('MS Teams: a Bot Framework activity with an Adaptive Card 1.5, answers as Action.Submit', () => {
+    const payload = renderPayload('ms-teams', message({ channel: 'ms-teams' })) as any;
+    expect(payload.type).toBe('message');
+    const card = payload.attachments[0];
+    expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
+    expect(card.content).toMatchObject({ type: 'AdaptiveCard', version: '1.5' });
+    expect(list<{ text?: string }>(card.content.body).map((block) => block.text)).toEqual([
+      'Negotiation Basics · Day 2 of 5 · 5 min',
+      'Anchoring',
+      'The first number sets the frame.',
+      'Open with a **precise** figure & _justify_ it.\n\n• Research first\n• See [the guide](https://example.com/anchor)',
+      'Who should anchor first?',
+    ]);
+    expect(card.content.actions).toEqual([
+      {
+        type: 'Action.Submit',
+        title: 'The better prepared side',
+        data: JSON.parse(answerValue(0)),
+      },
+      { type: 'Action.Submit', title: 'Always the buyer', data: JSON.parse(answerValue(1)) },
+      { type: 'Action.Submit', title: 'Nobody', data: JSON.parse(answerValue(2)) },
+      { type: 'Action.OpenUrl', title: 'Open the material', url: 'https://example.com/video' },
+    ]);
+  });
+
+  it('Slack: chat.postMessage with Block Kit, answer buttons carrying the delivery', () => {
+    const payload = renderPayload('slack', message()) as any;
+    expect(payload.channel).toBe('ada@example.test');
+    expect(payload.text).toBe('Anchoring (Negotiation Basics)');
+    expect(payload.blocks[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: 'Anchoring' },
+    });
+    expect(list<{ type: string }>(payload.blocks).map((block) => block.type)).toEqual([
+      'header',
+      'context',
+      'section',
+      'section',
+      'section',
+      'divider',
+      'section',
+      'actions',
+    ]);
+    const actions = list<any>(payload.blocks).at(-1);
+    expect(actions.block_id).toBe(`answer:${DELIVERY}`);
+    expect(
+      list<{ value: string; action_id: string }>(actions.elements).map((button) => [
+        button.action_id,
+        button.value,
+      ]),
+    ).toEqual([
+      ['answer_0', answerValue(0)],
+      ['answer_1', answerValue(1)],
+      ['answer_2', answerValue(2)],
+    ]);
+  });
+
+  it('WhatsApp: a Cloud API template with one-line parameters and quick replies for up to 3 answers', () => {
+    const payload = renderPayload(
+      'whatsapp',
+      message({
+        channel: 'whatsapp',
+        language: 'it',
+        recipient: { ...message().recipient, address: '+393331234567' },
+      }),
+    ) as any;
+    expect(payload).toMatchObject({
+      messaging_product: 'whatsapp',
+      to: '+393331234567',
+      type: 'template',
+      template: { name: 'ccp_lesson', language: { code: 'it' } },
+    });
+    const [header, body, ...buttons] = list<any>(payload.template.components);
+    expect(header.parameters[0].text).toBe('Negotiation Basics · Giorno 2 di 5 · 5 min');
+    expect(
+      list<{ text: string }>(body.parameters).filter((parameter) => parameter.text.includes('\n')),
+    ).toEqual([]);
+    expect(body.parameters[3].text).toBe(
+      'Who should anchor first? 1. The better prepared side 2. Always the buyer 3. Nobody Rispondi con il numero della tua risposta.',
+    );
+    expect(
+      buttons.map((button): unknown[] => [button.sub_type, button.parameters[0].payload]),
+    ).toEqual([
+      ['quick_reply', answerValue(0)],
+      ['quick_reply', answerValue(1)],
+      ['quick_reply', answerValue(2)],
+    ]);
+    // Four or more answers are answered by number only: no quick replies.
+    const many = {
+      ...lesson,
+      assessment: {
+        ...lesson.assessment!,
+        answers: [...lesson.assessment!.answers, { text: 'Both', correct: false, response: 'No.' }],
+      },
+    };
+    const long = renderPayload('whatsapp', message({ channel: 'whatsapp', lesson: many })) as any;
+    expect(long.template.components).toHaveLength(2);
+  });
+
+  it('Webex: /v1/messages markdown to the person’s e-mail, answers numbered', () => {
+    const payload = renderPayload('webex', message({ channel: 'webex' })) as any;
+    expect(payload.toPersonEmail).toBe('ada@example.test');
+    expect(payload.markdown).toBe(
+      [
+        '## Anchoring',
+        '_Negotiation Basics · Day 2 of 5 · 5 min_',
+        '',
+        'The first number sets the frame.',
+        '',
+        'Open with a **precise** figure & _justify_ it.\n\n• Research first\n• See [the guide](https://example.com/anchor)',
+        '',
+        '[Open the material](https://example.com/video)',
+        '',
+        '---',
+        '**Question:** Who should anchor first?',
+        '1. The better prepared side',
+        '2. Always the buyer',
+        '3. Nobody',
+        '',
+        'Reply with the number of your answer.',
+      ].join('\n'),
+    );
+  });
+
+  it('Google Chat: a cardsV2 card with an HTML paragraph and answer buttons', () => {
+    const payload = renderPayload(
+      'google-chat',
+      message({ channel: 'google-chat', language: 'de' }),
+    ) as any;
+    const card = payload.cardsV2[0];
+    expect(card.cardId).toBe(`lesson-${DELIVERY}`);
+    expect(card.card.header).toEqual({
+      title: 'Anchoring',
+      subtitle: 'Negotiation Basics · Tag 2 von 5 · 5 Min.',
+    });
+    expect(card.card.sections[0].widgets[1].textParagraph.text).toBe(
+      'Open with a <b>precise</b> figure &amp; <i>justify</i> it.<br><br>• Research first<br>• See <a href="https://example.com/anchor">the guide</a>',
+    );
+    const buttons = card.card.sections[1].widgets[0].buttonList.buttons;
+    expect(buttons[1]).toEqual({
+      text: 'Always the buyer',
+      onClick: {
+        action: {
+          function: 'answered',
+          parameters: [
+            { key: 'delivery_uuid', value: DELIVERY },
+            { key: 'answer', value: '1' },
+          ],
+        },
+      },
+    });
+  });
+
+  it('renders the opt-in invitation with join and decline callbacks, in the learner’s language', () => {
+    const invitation = message({
+      kind: 'invitation',
+      deliveryUuid: null,
+      lesson: null,
+      language: 'it',
+    });
+    const slack = renderPayload('slack', invitation) as any;
+    expect(slack.text).toBe('Sei invitato a Negotiation Basics');
+    const buttons = list<{ text: { text: string }; value: string }>(
+      list<any>(slack.blocks).at(-1).elements,
+    );
+    expect(
+      buttons.map((button): unknown[] => [button.text.text, JSON.parse(button.value)]),
+    ).toEqual([
+      ['Sì, partecipo', { type: 'opted_in', course_uuid: COURSE, learner_uuid: LEARNER }],
+      ['No, grazie', { type: 'declined', course_uuid: COURSE, learner_uuid: LEARNER }],
+    ]);
+    const whatsapp = renderPayload('whatsapp', { ...invitation, channel: 'whatsapp' }) as any;
+    expect(whatsapp.template.name).toBe('ccp_invitation');
+    expect(
+      list<{ text: string }>(whatsapp.template.components[0].parameters).map((p) => p.text),
+    ).toEqual(['Ada', 'Negotiation Basics']);
+  });
+
+  it('renders the unread reminder naming the lesson', () => {
+    const reminder = message({ kind: 'reminder' });
+    expect((renderPayload('webex', reminder) as any).markdown).toBe(
+      '**A lesson is waiting for you**\nYou have not opened "Anchoring" of Negotiation Basics yet.',
+    );
+    expect((renderPayload('whatsapp', reminder) as any).template.name).toBe('ccp_reminder');
+  });
+});
+
+describe('adapter pacing and retries', () => {
+  it('paces sends to the rate: a second’s worth at once, then one every 1/rate s', async () => {
+    let now = 0;
+    const waits: number[] = [];
+    const acquire = createRateLimiter(2, {
+      now: () => now,
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    });
+    await acquire();
+    await acquire();
+    expect(waits).toEqual([]);
+    await acquire();
+    expect(waits).toEqual([500]);
+    now += 2000;
+    await acquire();
+    await acquire();
+    expect(waits).toEqual([500]);
+  });
+
+  it('does not pace an adapter with no limit', async () => {
+    const waits: number[] = [];
+    const acquire = createRateLimiter(0, { sleep: async (ms) => void waits.push(ms) });
+    for (let index = 0; index < 10; index += 1) await acquire();
+    expect(waits).toEqual([]);
+  });
+
+  it('retries up to maxRetries with doubling delays and reports the last error', async () => {
+    const delays: number[] = [];
+    let calls = 0;
+    const adapter: ChannelAdapter = {
+      key: 'webex',
+      rateLimitPerSecond: 0,
+      maxRetries: 4,
+      send: () => {
+        calls += 1;
+        return Promise.reject(new Error(`429 (${calls})`));
+      },
+    };
+    const outcome = await sendWithRetries(adapter, message({ channel: 'webex' }), {
+      baseDelayMs: 10,
+      sleep: async (ms) => void delays.push(ms),
+    });
+    expect(outcome).toEqual({ ok: false, error: '429 (5)', attempts: 5 });
+    expect(delays).toEqual([10, 20, 40, 80]);
+  });
+});

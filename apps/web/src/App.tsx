@@ -1,0 +1,107 @@
+import { Refine } from '@refinedev/core';
+import routerProvider from '@refinedev/react-router';
+import { App as AntdApp, ConfigProvider } from 'antd';
+import type { ThemeConfig } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+
+import { AuthSync } from './components/auth-sync.tsx';
+import { ErrorBoundary } from './components/error-boundary.tsx';
+import { OfflineBanner } from './components/layout/offline-banner.tsx';
+import { GlobalFeedback } from './components/modals/global-feedback.tsx';
+import { RouteGuard } from './components/route-guard.tsx';
+import { ROUTES } from './config.ts';
+import { antdLocaleFor, currentLanguage, i18nProvider } from './i18n.ts';
+import { lazyNamed } from './lib/lazy-named.ts';
+import { pageLoaders } from './pages/loaders.ts';
+import { lazyAuthProvider, lazyDataProvider } from './providers/lazy.ts';
+import { useNotificationProvider } from './providers/notification.tsx';
+import { RESOURCES } from './resources.ts';
+
+// One chunk per page: /login loads neither the authenticated frame nor any other screen.
+const LoginPage = lazyNamed(pageLoaders.login, 'LoginPage');
+const TwoFactorPage = lazyNamed(pageLoaders.twoFactor, 'TwoFactorPage');
+const LogoutPage = lazyNamed(pageLoaders.logout, 'LogoutPage');
+const DashboardPage = lazyNamed(pageLoaders.dashboard, 'DashboardPage');
+const FaqPage = lazyNamed(pageLoaders.faq, 'FaqPage');
+const NotFoundPage = lazyNamed(pageLoaders.notFound, 'NotFoundPage');
+const CourseCreate = lazyNamed(pageLoaders.courseCreate, 'CourseCreate');
+const CourseImport = lazyNamed(pageLoaders.courseImport, 'CourseImport');
+const LearnerList = lazyNamed(pageLoaders.learners, 'LearnerList');
+const InsightsPage = lazyNamed(pageLoaders.insights, 'InsightsPage');
+
+const THEME: ThemeConfig = {
+  token: { colorPrimary: '#3b5bdb', borderRadius: 8, fontSize: 15 },
+};
+
+type TStatusError = { statusCode?: unknown; status?: unknown };
+
+// TanStack retries failed queries 3 times by default; a 4xx answer will not change on retry.
+const isClientError = (error: unknown) => {
+  const { statusCode, status } = (error ?? {}) as TStatusError;
+  const code = typeof statusCode === 'number' ? statusCode : status;
+  return typeof code === 'number' && code >= 400 && code < 500;
+};
+
+const QUERY_CLIENT_CONFIG = {
+  defaultOptions: {
+    queries: {
+      retry: (failures: number, error: unknown) => !isClientError(error) && failures < 2,
+    },
+  },
+};
+
+export const App = () => {
+  // Re-renders on a language change, so antd's texts follow.
+  useTranslation();
+  const locale = antdLocaleFor(currentLanguage());
+  return (
+    <BrowserRouter>
+      <ConfigProvider locale={locale} theme={THEME}>
+        <AntdApp notification={{ placement: 'topRight' }}>
+          <Refine
+            routerProvider={routerProvider}
+            authProvider={lazyAuthProvider}
+            dataProvider={lazyDataProvider}
+            i18nProvider={i18nProvider}
+            notificationProvider={useNotificationProvider}
+            resources={RESOURCES}
+            options={{
+              disableTelemetry: true,
+              reactQuery: { clientConfig: QUERY_CLIENT_CONFIG },
+            }}
+          >
+            <OfflineBanner />
+            <ErrorBoundary>
+              <Routes>
+                <Route element={<RouteGuard access="public" layout="public" />}>
+                  <Route path={ROUTES.login} element={<LoginPage />} />
+                </Route>
+                <Route element={<RouteGuard access="setup" layout="public" />}>
+                  <Route path={ROUTES.twoFactor} element={<TwoFactorPage />} />
+                </Route>
+                <Route element={<RouteGuard access="logout" layout="public" />}>
+                  <Route path={ROUTES.logout} element={<LogoutPage />} />
+                </Route>
+                <Route element={<RouteGuard access="private" layout="app" />}>
+                  <Route index element={<Navigate to={ROUTES.dashboard} replace />} />
+                  <Route path={ROUTES.dashboard} element={<DashboardPage />} />
+                  <Route path={`${ROUTES.coursesCreate}/*`} element={<CourseCreate />} />
+                  <Route path={`${ROUTES.coursesImport}/*`} element={<CourseImport />} />
+                  <Route path={`${ROUTES.learners}/*`} element={<LearnerList />} />
+                  <Route path={ROUTES.insights} element={<InsightsPage />} />
+                </Route>
+                <Route element={<RouteGuard access="open" layout="adaptive" />}>
+                  <Route path={ROUTES.faq} element={<FaqPage />} />
+                  <Route path="*" element={<NotFoundPage />} />
+                </Route>
+              </Routes>
+            </ErrorBoundary>
+            <GlobalFeedback />
+            <AuthSync />
+          </Refine>
+        </AntdApp>
+      </ConfigProvider>
+    </BrowserRouter>
+  );
+};

@@ -1,0 +1,110 @@
+import { DEFAULT_LOCALE, LOCALES } from '@ccp/schemas';
+import type { TLocale } from '@ccp/schemas';
+import type { I18nProvider } from '@refinedev/core';
+import type { ConfigProviderProps } from 'antd';
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+import { LANGUAGE_STORAGE_KEY } from './config.ts';
+
+type TAntdLocale = ConfigProviderProps['locale'];
+type TLanguagePack = { texts: Record<string, unknown>; antd: TAntdLocale };
+
+// The texts come from the root locales/*.json, bundled at build time: one chunk per language, so
+// a page loads only the language it shows (antd's own English is built in).
+const PACKS: Record<TLocale, () => Promise<TLanguagePack>> = {
+  en: async () => ({ texts: (await import('../../../locales/en.json')).default, antd: undefined }),
+  it: async () => {
+    const [texts, antd] = await Promise.all([
+      import('../../../locales/it.json'),
+      import('antd/es/locale/it_IT'),
+    ]);
+    return { texts: texts.default, antd: antd.default };
+  },
+  de: async () => {
+    const [texts, antd] = await Promise.all([
+      import('../../../locales/de.json'),
+      import('antd/es/locale/de_DE'),
+    ]);
+    return { texts: texts.default, antd: antd.default };
+  },
+};
+
+const antdLocales = new Map<TLocale, TAntdLocale>();
+
+export const isLocale = (value: unknown): value is TLocale =>
+  typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+
+const storedLanguage = (): TLocale | null => {
+  try {
+    const stored = window.localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isLocale(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+};
+
+/** The chosen language (kept across reloads), else the browser's first supported one. */
+export const detectLanguage = (): TLocale => {
+  const stored = storedLanguage();
+  if (stored) return stored;
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (isLocale(base)) return base;
+  }
+  return DEFAULT_LOCALE;
+};
+
+const ensurePack = async (lng: TLocale) => {
+  if (i18n.hasResourceBundle(lng, 'translation')) return;
+  const pack = await PACKS[lng]();
+  antdLocales.set(lng, pack.antd);
+  i18n.addResourceBundle(lng, 'translation', pack.texts);
+};
+
+const reflect = (lng: string) => {
+  if (isLocale(lng)) document.documentElement.lang = lng;
+};
+
+export const initI18n = async (): Promise<void> => {
+  const lng = detectLanguage();
+  const pack = await PACKS[lng]();
+  antdLocales.set(lng, pack.antd);
+  i18n.on('languageChanged', reflect);
+  await i18n.use(initReactI18next).init({
+    lng,
+    // The locale parity test keeps every language complete, so no fallback chain is needed.
+    fallbackLng: false,
+    supportedLngs: [...LOCALES],
+    resources: { [lng]: { translation: pack.texts } },
+    interpolation: { escapeValue: false },
+  });
+  reflect(lng);
+};
+
+export const currentLanguage = (): TLocale =>
+  isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
+
+/** Switches the interface language: texts, antd's locale, `<html lang>`, and remembers it. */
+export const changeLanguage = async (lng: TLocale): Promise<void> => {
+  await ensurePack(lng);
+  await i18n.changeLanguage(lng);
+  try {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
+  } catch {
+    // Private mode without storage: the choice lasts until the tab closes.
+  }
+};
+
+export const antdLocaleFor = (lng: TLocale): TAntdLocale => antdLocales.get(lng);
+
+/** Refine's bridge to the same i18next instance (refine-v5 notes §5: defaults reach i18next). */
+export const i18nProvider: I18nProvider = {
+  translate: (key, options, defaultMessage) => {
+    if (typeof options === 'string') return i18n.t(key, { defaultValue: options });
+    const params = (options ?? {}) as Record<string, unknown>;
+    return i18n.t(key, { ...params, defaultValue: defaultMessage ?? params.defaultValue ?? key });
+  },
+  changeLocale: (lng) => changeLanguage(isLocale(lng) ? lng : DEFAULT_LOCALE),
+  getLocale: currentLanguage,
+};

@@ -1,0 +1,20 @@
+import { MESSAGES, messageKey } from '@ccp/schemas';
+import type { TMessageKey } from '@ccp/schemas';
+
+/**
+ * A text to show, as the client reported it (English, spec §7/§8), with the key that translates
+ * it (`validation.<key>` in locales/) when it is one of the spec's known texts.
+ */
+export type TMessage = { text: string; key?: TMessageKey; detail?: string };
+
+const PREFIX = `${MESSAGES.serverErrorPrefix} `;
+
+/** Finds the translation key of a client or server text ("Server error: …" keeps its detail). */
+export const describeMessage = (text: string): TMessage => {
+  const key = messageKey(text);
+  if (key) return { text, key };
+  if (text.startsWith(PREFIX)) {
+    return { text, key: 'serverErrorPrefix', detail: text.slice(PREFIX.length) };
+  }
+  return { text };
+};

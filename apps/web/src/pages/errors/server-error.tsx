@@ -1,0 +1,33 @@
+import { Button } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+import { PublicLayout } from '../../components/layout/public-layout.tsx';
+import { ROUTES } from '../../config.ts';
+import { hasStoredTokens } from '../../providers/lazy.ts';
+
+/**
+ * The 500 page (spec §2): the error message and a way back, to the dashboard when signed in and
+ * to the login otherwise. Kept free of data hooks, since it shows when something else broke.
+ */
+export const ServerErrorPage = ({ error }: { error: Error }) => {
+  const { t } = useTranslation();
+  const signedIn = hasStoredTokens();
+  return (
+    <PublicLayout signedIn={signedIn}>
+      <section className="page-section error-page" role="alert">
+        <p className="error-code" aria-hidden="true">
+          500
+        </p>
+        <h1 className="page-title">{t('validation.unknownError')}</h1>
+        {error.message && (
+          <p className="error-message">
+            <code>{error.message}</code>
+          </p>
+        )}
+        <Button type="primary" href={signedIn ? ROUTES.dashboard : ROUTES.login}>
+          {signedIn ? t('buttons.goToDashboard') : t('buttons.goToLogin')}
+        </Button>
+      </section>
+    </PublicLayout>
+  );
+};

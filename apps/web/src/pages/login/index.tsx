@@ -1,0 +1,202 @@
+import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
+import { useInvalidateAuthStore } from '@refinedev/core';
+import { Alert, Button, Input } from 'antd';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { LINKS, ROUTES } from '../../config.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { loadedProviders, loadProviders } from '../../providers/lazy.ts';
+
+type TStep = 'credentials' | 'otp';
+type TFailure = 'invalidCredentials' | 'otpInvalid' | null;
+
+// Warm the client up once the user types (not on the autofocus: /login must load it lazily).
+const preload = () => void loadProviders();
+
+/**
+ * Two-step sign-in (spec §2, §4): e-mail and password, then the authenticator code using the
+ * first step's tokens (kept by the auth provider, so the step survives a remount).
+ */
+export const LoginPage = () => {
+  const { t } = useTranslation();
+  const id = useId();
+  const invalidateAuthStore = useInvalidateAuthStore();
+  // A remounted page continues where the half-done login is (the provider keeps the first step).
+  const [step, setStep] = useState<TStep>(() =>
+    loadedProviders()?.auth.pendingStep() === 'otp' ? 'otp' : 'credentials',
+  );
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [failure, setFailure] = useState<TFailure>(null);
+  const [missing, setMissing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  usePageTitle(step === 'otp' ? t('pages.login.otp.title') : t('pages.login.title'));
+
+  const submitCredentials = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    if (!email.trim() || !password) {
+      setMissing(true);
+      return;
+    }
+    setMissing(false);
+    setBusy(true);
+    try {
+      const { auth, signInFailures } = await loadProviders();
+      const result = await auth.passwordStep({ email: email.trim(), password });
+      if (!result.success) {
+        if (signInFailures.invalidCredentials(result.error)) setFailure('invalidCredentials');
+        return;
+      }
+      if (result.next === 'setup') {
+        // Signed in without 2FA: the guard sends the user to /2fa.
+        await invalidateAuthStore();
+        return;
+      }
+      setStep('otp');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submitCode = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    if (!code.trim()) {
+      setMissing(true);
+      return;
+    }
+    setMissing(false);
+    setBusy(true);
+    try {
+      const { auth, signInFailures } = await loadProviders();
+      const result = await auth.login({ code: code.trim() });
+      if (result.success) {
+        // Signed in: the guard moves on to /dashboard (or back to `?to=`).
+        await invalidateAuthStore();
+        return;
+      }
+      if (signInFailures.invalidOtp(result.error)) {
+        setFailure('otpInvalid');
+        setCode('');
+      } else if (result.redirectTo === ROUTES.login) {
+        // The first step expired (or was never done here): start again.
+        setStep('credentials');
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const startOver = async () => {
+    setFailure(null);
+    setCode('');
+    setStep('credentials');
+    const { auth } = await loadProviders();
+    await auth.logout({});
+  };
+
+  const requiredHint = missing ? (
+    <Alert type="warning" showIcon message={t('validation.required')} />
+  ) : null;
+
+  if (step === 'otp') {
+    return (
+      <section className="auth-card" aria-labelledby={`${id}-title`}>
+        <h1 id={`${id}-title`} className="auth-title">
+          {t('pages.login.otp.title')}
+        </h1>
+        <p className="auth-intro">{t('pages.login.otp.intro')}</p>
+        <form onSubmit={(event) => void submitCode(event)} noValidate>
+          <div className="field">
+            <label htmlFor={`${id}-code`}>{t('pages.login.otp.code')}</label>
+            <Input
+              id={`${id}-code`}
+              size="large"
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={7}
+              autoFocus
+              status={failure === 'otpInvalid' ? 'error' : undefined}
+              aria-invalid={failure === 'otpInvalid'}
+            />
+          </div>
+          {failure === 'otpInvalid' && (
+            <Alert type="error" showIcon role="alert" message={t('validation.otpInvalid')} />
+          )}
+          {requiredHint}
+          <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+            {t('pages.login.otp.submit')}
+          </Button>
+        </form>
+        <Button type="link" className="auth-secondary" onClick={() => void startOver()}>
+          {t('pages.login.otp.back')}
+        </Button>
+      </section>
+    );
+  }
+
+  return (
+    <section className="auth-card" aria-labelledby={`${id}-title`}>
+      <h1 id={`${id}-title`} className="auth-title">
+        {t('pages.login.title')}
+      </h1>
+      <p className="auth-intro">{t('pages.login.intro')}</p>
+      <form onSubmit={(event) => void submitCredentials(event)} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-email`}>{t('pages.login.email')}</label>
+          <Input
+            id={`${id}-email`}
+            type="email"
+            size="large"
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              preload();
+            }}
+            autoComplete="username"
+            autoFocus
+            status={failure === 'invalidCredentials' ? 'error' : undefined}
+          />
+        </div>
+        <div className="field">
+          <div className="field-label-row">
+            <label htmlFor={`${id}-password`}>{t('pages.login.password')}</label>
+            <a
+              className="forgot-link"
+              href={`mailto:${LINKS.supportEmail}?subject=${encodeURIComponent(t('pages.login.forgotSubject'))}`}
+            >
+              {t('pages.login.forgotPassword')}
+            </a>
+          </div>
+          <Input.Password
+            id={`${id}-password`}
+            size="large"
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              preload();
+            }}
+            autoComplete="current-password"
+            status={failure === 'invalidCredentials' ? 'error' : undefined}
+            iconRender={(visible) =>
+              visible ? <EyeOutlined aria-hidden /> : <EyeInvisibleOutlined aria-hidden />
+            }
+          />
+        </div>
+        {failure === 'invalidCredentials' && (
+          <Alert type="error" showIcon role="alert" message={t('pages.login.invalidCredentials')} />
+        )}
+        {requiredHint}
+        <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+          {t('pages.login.submit')}
+        </Button>
+      </form>
+    </section>
+  );
+};

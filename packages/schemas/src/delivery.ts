@@ -1,0 +1,157 @@
+import { z } from 'zod';
+
+import { dataEnvelope, ZUuidSchema } from './common.ts';
+import { CHANNEL_KEYS } from './constants.ts';
+import { MESSAGES } from './messages.ts';
+
+// The delivery model (issue 5): enrolments, lesson sends and the events a channel reports back.
+// docs/delivery.md describes the states and the endpoint; these are their wire shapes.
+
+// Calendar arithmetic the scheduler shares with the delivery window rule.
+export { addCalendarDays, addCalendarMonths } from './course-distribution.ts';
+
+/** invited: waiting for the GDPR opt-in; dropped: never opted in before enrolment closed, or left the lists. */
+export const ENROLLMENT_STATUSES = [
+  'invited',
+  'enrolled',
+  'declined',
+  'completed',
+  'dropped',
+] as const;
+export type TEnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+/** `sending` only while the scheduler holds the row between claiming it and the channel's answer. */
+export const DELIVERY_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'canceled'] as const;
+export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Every type in the learner event log. */
+export const LEARNER_EVENT_TYPES = [
+  'delivered',
+  'read',
+  'answered',
+  'missed',
+  'reminder',
+  'opted_in',
+  'declined',
+] as const;
+export type TLearnerEventType = (typeof LEARNER_EVENT_TYPES)[number];
+
+/** The types a channel may report; `missed` and `reminder` are the scheduler's own. */
+export const CHANNEL_EVENT_TYPES = [
+  'delivered',
+  'read',
+  'answered',
+  'opted_in',
+  'declined',
+] as const;
+export type TChannelEventType = (typeof CHANNEL_EVENT_TYPES)[number];
+
+/** Events about one lesson send name it by `delivery_uuid`; the enrolment answers name the pair. */
+export const DELIVERY_EVENT_TYPES: readonly TChannelEventType[] = ['delivered', 'read', 'answered'];
+
+/** One unread reminder, this many hours after the lesson was delivered (spec: "reminder sent"). */
+export const REMINDER_AFTER_HOURS = 24;
+export const MAX_CHANNEL_EVENTS_PER_REQUEST = 500;
+
+export const ZChannelKeySchema = z.enum(CHANNEL_KEYS);
+export const ZChannelParamsSchema = z.object({ channel: ZChannelKeySchema });
+export const ZChannelTokenParamsSchema = z.object({
+  channel: ZChannelKeySchema,
+  tokenUuid: ZUuidSchema,
+});
+
+export const ZChannelEventAnswerSchema = z.object(
+  {
+    correct: z.boolean({ error: MESSAGES.channelEventAnswerInvalid }),
+    text: z.string({ error: MESSAGES.channelEventAnswerInvalid }).max(2000).optional(),
+  },
+  { error: MESSAGES.channelEventAnswerInvalid },
+);
+export type TChannelEventAnswer = z.infer<typeof ZChannelEventAnswerSchema>;
+
+/**
+ * One event a channel reports. `delivered`, `read` and `answered` name the lesson send by
+ * `delivery_uuid` (`answered` also carries the `answer`); `opted_in` and `declined` name the
+ * enrolment by `course_uuid` and `learner_uuid`.
+ */
+export const ZChannelEventSchema = z
+  .object({
+    type: z.enum(CHANNEL_EVENT_TYPES, { error: MESSAGES.channelEventTypeInvalid }),
+    delivery_uuid: ZUuidSchema.optional(),
+    course_uuid: ZUuidSchema.optional(),
+    learner_uuid: ZUuidSchema.optional(),
+    answer: ZChannelEventAnswerSchema.optional(),
+    occurred_at: z.iso.datetime({ offset: true, error: MESSAGES.channelEventOccurredAtInvalid }),
+  })
+  .superRefine((event, ctx) => {
+    if (DELIVERY_EVENT_TYPES.includes(event.type)) {
+      if (!event.delivery_uuid) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['delivery_uuid'],
+          message: MESSAGES.channelEventDeliveryRequired,
+        });
+      }
+    } else {
+      for (const key of ['course_uuid', 'learner_uuid'] as const) {
+        if (!event[key]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: MESSAGES.channelEventLearnerRequired,
+          });
+        }
+      }
+    }
+    if (event.type === 'answered' && !event.answer) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['answer'],
+        message: MESSAGES.channelEventAnswerRequired,
+      });
+    }
+  });
+export type TChannelEvent = z.infer<typeof ZChannelEventSchema>;
+
+/** `POST /api/v1/channels/{channel}/events`. */
+export const ZChannelEventsRequestSchema = z.object({
+  events: z
+    .array(ZChannelEventSchema, { error: MESSAGES.channelEventsCount })
+    .min(1, { message: MESSAGES.channelEventsCount })
+    .max(MAX_CHANNEL_EVENTS_PER_REQUEST, { message: MESSAGES.channelEventsCount }),
+});
+export type TChannelEventsRequest = z.infer<typeof ZChannelEventsRequestSchema>;
+
+/** `recorded`: it changed the delivery or enrolment; `duplicate`: already known, nothing counted. */
+export const ZChannelEventResultSchema = z.object({
+  index: z.number().int(),
+  type: z.enum(CHANNEL_EVENT_TYPES),
+  status: z.enum(['recorded', 'duplicate']),
+});
+export type TChannelEventResult = z.infer<typeof ZChannelEventResultSchema>;
+
+export const ZChannelEventsResponseSchema = dataEnvelope(
+  z.object({
+    received: z.number().int(),
+    recorded: z.number().int(),
+    duplicates: z.number().int(),
+    results: z.array(ZChannelEventResultSchema),
+  }),
+);
+export type TChannelEventsResponse = z.infer<typeof ZChannelEventsResponseSchema>;
+
+/** A channel token as listed: the secret itself is shown only once, when created. */
+export const ZChannelTokenSchema = z.object({
+  uuid: ZUuidSchema,
+  channel: ZChannelKeySchema,
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type TChannelToken = z.infer<typeof ZChannelTokenSchema>;
+
+export const ZCreatedChannelTokenSchema = ZChannelTokenSchema.extend({ token: z.string() });
+export type TCreatedChannelToken = z.infer<typeof ZCreatedChannelTokenSchema>;
+
+export const ZCreatedChannelTokenResponseSchema = dataEnvelope(ZCreatedChannelTokenSchema);
+export const ZChannelTokenResponseSchema = dataEnvelope(ZChannelTokenSchema);
+export const ZListChannelTokensResponseSchema = dataEnvelope(z.array(ZChannelTokenSchema));
