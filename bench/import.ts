@@ -1,0 +1,195 @@
+// Bulk learner import benchmark: generates a CSV of learners, uploads it over real HTTP to an
+// in-process API on a fresh database, lets the job runner import it, and prints rows/s and the
+// peak RSS of the process (server and client share it, so the figure is an upper bound).
+//
+//   node --import tsx bench/import.ts [--rows 100000] [--postgres postgres://…] [--inline] [--keep]
+//
+// Server time is measured from the first byte of the upload to the job's `completed`.
+
+import { createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { sql } from 'kysely';
+
+import { buildApp } from '../apps/api/src/app.ts';
+import { createDatabase } from '../apps/api/src/db/index.ts';
+import type { DatabaseConfig } from '../apps/api/src/db/index.ts';
+import { newUuid } from '../apps/api/src/lib/ids.ts';
+import { issueTokenPair } from '../apps/api/src/lib/tokens.ts';
+import { stopImportWorker, warmUpImportWorker } from '../apps/api/src/imports/batches.ts';
+import { startJobRunner } from '../apps/api/src/jobs/runner.ts';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    postgres: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    inline: { type: 'boolean', default: false },
+  },
+});
+const rows = Number(values.rows);
+
+const FIRST = ['Giulia', 'Marco', 'Zoë', 'Jürgen', 'Ana', 'Seán', 'Chloé', 'Luca', 'Émilie', 'Ada'];
+const LAST = ['Rossi', 'Müller', "O'Brien", 'García', 'Bianchi', 'Dubois', 'Novák', 'Esposito'];
+const CHANNELS = ['slack', 'ms-teams', '"slack,whatsapp"', 'webex', 'google-chat', 'whatsapp'];
+const LOCALES = ['en', 'it', 'de'];
+
+/** A learner-like CSV: accents, a quoted multi-channel cell, a third with phones. */
+const generate = async (file: string, count: number) => {
+  const out = createWriteStream(file, { highWaterMark: 1 << 20 });
+  out.write('first_name,last_name,email,phone,channels,locale\n');
+  for (let n = 0; n < count; n += 1) {
+    const channels = CHANNELS[n % CHANNELS.length]!;
+    const needsPhone = channels.includes('whatsapp');
+    const line = `${FIRST[n % FIRST.length]},${LAST[n % LAST.length]},learner${n}@example.org,${needsPhone ? `+39 333 ${String(1_000_000 + n)}` : ''},${channels},${LOCALES[n % 3]}\n`;
+    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+};
+
+const main = async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ccp-bench-import-'));
+  const file = path.join(dir, 'learners.csv');
+  let schema: string | undefined;
+  let database: DatabaseConfig = { dialect: 'sqlite', file: path.join(dir, 'ccp.sqlite') };
+  if (values.postgres) {
+    schema = `bench_${newUuid().replace(/-/g, '').slice(0, 12)}`;
+    const admin = createDatabase({ dialect: 'postgres', url: values.postgres });
+    await sql`create schema ${sql.id(schema)}`.execute(admin.db);
+    await admin.close();
+    database = { dialect: 'postgres', url: values.postgres, schema };
+  }
+
+  const genStart = performance.now();
+  await generate(file, rows);
+  const bytes = statSync(file).size;
+  process.stdout.write(
+    `generated ${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - genStart) / 1000).toFixed(2)} s\n`,
+  );
+
+  const handle = createDatabase(database);
+  const app = await buildApp({ database: handle, dataDir: dir, logger: false });
+  const now = new Date().toISOString();
+  const companyUuid = newUuid();
+  const userUuid = newUuid();
+  await app.db
+    .insertInto('companies')
+    .values({ uuid: companyUuid, name: 'Bench', plan_key: 'enterprise', created_at: now })
+    .execute();
+  await app.db
+    .insertInto('users')
+    .values({
+      uuid: userUuid,
+      company_uuid: companyUuid,
+      email: 'bench@example.test',
+      password_hash: 'x',
+      first_name: 'Bench',
+      last_name: 'User',
+      avatar: null,
+      locale: 'en',
+      is_admin: 1,
+      is_2fa_enabled: 0,
+      totp_secret: null,
+      totp_pending_secret: null,
+      totp_last_step: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const tokens = await issueTokenPair(
+    { db: app.db, clock: app.clock, settings: app.authSettings },
+    userUuid,
+    'full',
+  );
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const runner = startJobRunner(app, { pollMs: 50 });
+  // As in a server that has been up a few seconds: the import worker thread is ready.
+  // --inline stops it, so rows are read and validated on the job's thread.
+  const worker = values.inline ? (await stopImportWorker(), false) : await warmUpImportWorker();
+
+  const rssBefore = process.memoryUsage().rss;
+  let peakRss = rssBefore;
+  let peakHeap = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    const memory = process.memoryUsage();
+    peakRss = Math.max(peakRss, memory.rss);
+    peakHeap = Math.max(peakHeap, memory.heapUsed);
+  }, 20);
+
+  const form = new FormData();
+  form.append('file', await openAsBlob(file), 'learners.csv');
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  const response = await fetch(`${address}/api/v1/learners/imports`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tokens.access_token}` },
+    body: form,
+  });
+  const accepted = performance.now();
+  const body = (await response.json()) as { data: { uuid: string } };
+  if (response.status !== 202)
+    throw new Error(`upload answered ${response.status}: ${JSON.stringify(body)}`);
+
+  let job: Record<string, unknown> = {};
+  for (;;) {
+    job = await app.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('uuid', '=', body.data.uuid)
+      .executeTakeFirstOrThrow();
+    if (['completed', 'failed', 'canceled'].includes(String(job.status))) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const done = performance.now();
+  const cpu = process.cpuUsage(cpuStart);
+  clearInterval(sampler);
+  const learners = await app.db
+    .selectFrom('learners')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('company_uuid', '=', companyUuid)
+    .executeTakeFirstOrThrow();
+
+  const total = (done - start) / 1000;
+  const result = {
+    database: database.dialect,
+    worker_thread: worker,
+    rows,
+    file_mb: Number((bytes / 1e6).toFixed(1)),
+    status: job.status,
+    created: job.created,
+    failed: job.failed,
+    learners_in_db: Number(learners.count),
+    upload_and_check_s: Number(((accepted - start) / 1000).toFixed(2)),
+    job_s: Number(((done - accepted) / 1000).toFixed(2)),
+    total_s: Number(total.toFixed(2)),
+    rows_per_s: Math.round(rows / total),
+    // CPU of both threads over the same window: a fair figure when other work shares the machine.
+    cpu_s: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
+    rss_before_mb: Math.round(rssBefore / 1e6),
+    peak_rss_mb: Math.round(Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 1e6),
+    peak_main_heap_mb: Math.round(peakHeap / 1e6),
+  };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+
+  await runner.stop();
+  await app.close();
+  await handle.close();
+  if (schema && values.postgres) {
+    const admin = createDatabase({ dialect: 'postgres', url: values.postgres });
+    await sql`drop schema ${sql.id(schema)} cascade`.execute(admin.db);
+    await admin.close();
+  }
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  else process.stdout.write(`kept ${dir}\n`);
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

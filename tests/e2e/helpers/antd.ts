@@ -1,0 +1,28 @@
+import { expect } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+
+// Ant Design widgets, found the way a user or a screen reader finds them. antd renders its
+// markup in portals and keeps closed modals in the DOM (hidden), so these helpers say which.
+
+/** An open antd Modal, by its title (antd labels the dialog with it). */
+export const antdModal = (page: Page, title: string | RegExp): Locator =>
+  page.getByRole('dialog', { name: title });
+
+/** antd's × in the modal's corner (absent with `closable={false}`). */
+export const antdModalCloseIcon = (modal: Locator): Locator => modal.locator('.ant-modal-close');
+
+/** The modal's footer (its buttons), apart from the × in the corner. */
+export const antdModalFooter = (modal: Locator): Locator => modal.locator('.ant-modal-footer');
+
+/** An antd Alert inside `scope` with this text (error, warning, info alike). */
+export const antdAlert = (scope: Page | Locator, text: string | RegExp): Locator =>
+  scope.locator('.ant-alert').filter({ hasText: text });
+
+/** An antd Checkbox by its label; its input is transparent on top of the box, so it takes clicks. */
+export const antdCheckbox = (scope: Page | Locator, label: string | RegExp): Locator =>
+  scope.getByRole('checkbox', { name: label });
+
+/** Waits for antd's closing animation: the modal leaves the accessibility tree. */
+export const expectAntdModalClosed = async (modal: Locator) => {
+  await expect(modal).toBeHidden();
+};

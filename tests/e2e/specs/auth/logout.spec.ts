@@ -1,0 +1,33 @@
+import { expect, test } from '../../fixtures/test.ts';
+import { TOKENS_STORAGE_KEY } from '../../requests/auth.ts';
+
+test.use({ account: 'creator' });
+
+test('log out: back to /login, tokens gone and revoked, Back does not show the dashboard', async ({
+  page,
+  appFrame,
+  loginPage,
+}) => {
+  await appFrame.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  const readTokens = () =>
+    page.evaluate((key) => window.localStorage.getItem(key), TOKENS_STORAGE_KEY);
+  const { access_token: accessToken } = JSON.parse((await readTokens()) ?? '{}') as {
+    access_token?: string;
+  };
+
+  await appFrame.logOut.click();
+  await expect(page).toHaveURL('/login');
+  await expect(loginPage.email).toBeVisible();
+  expect(await readTokens()).toBeNull();
+  const me = await page.request.get('/api/v1/users/me', {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  expect(me.status()).toBe(401);
+
+  await page.goBack();
+  await expect(page).toHaveURL('/login');
+  await expect(loginPage.email).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeHidden();
+  await expect(appFrame.nav).toBeHidden();
+});

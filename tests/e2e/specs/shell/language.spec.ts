@@ -1,0 +1,55 @@
+import type { Page } from '@playwright/test';
+
+import { expect, test } from '../../fixtures/test.ts';
+
+const htmlLang = (page: Page) => page.locator('html');
+
+test('signed out: English, Italian, German, and the choice survives a reload', async ({
+  page,
+  loginPage,
+}) => {
+  await loginPage.goto();
+  await expect(htmlLang(page)).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in');
+
+  await page.getByLabel('Language').selectOption('it');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Accedi');
+  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  await expect(htmlLang(page)).toHaveAttribute('lang', 'it');
+
+  await page.getByLabel('Lingua').selectOption('de');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Anmelden');
+  await expect(page.getByLabel('E-Mail')).toBeVisible();
+  await expect(htmlLang(page)).toHaveAttribute('lang', 'de');
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Anmelden');
+  await expect(htmlLang(page)).toHaveAttribute('lang', 'de');
+  await expect(page.getByLabel('Sprache')).toHaveValue('de');
+});
+
+test.describe('signed in', () => {
+  test.use({ account: 'creator' });
+
+  test('the top bar switch translates the frame and the page', async ({ page, appFrame }) => {
+    await appFrame.goto('/dashboard');
+    const intro = page.getByText(/^Build micro-learning courses/);
+    await expect(intro).toBeVisible();
+
+    await appFrame.language.selectOption('it');
+    await expect(page.getByRole('navigation', { name: 'Navigazione principale' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Esci' })).toBeVisible();
+    await expect(page.getByText(/^Crea corsi di micro-learning/)).toBeVisible();
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'it');
+
+    await page.getByLabel('Lingua').first().selectOption('de');
+    await expect(page.getByRole('link', { name: 'Abmelden' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Fußzeile' })).toBeVisible();
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'de');
+
+    await page.reload();
+    await expect(page.getByRole('navigation', { name: 'Hauptnavigation' })).toBeVisible();
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'de');
+    await expect(intro).toBeHidden();
+  });
+});

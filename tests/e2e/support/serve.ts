@@ -1,0 +1,31 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { DEMO_TOTP_SECRET } from '../helpers/accounts.ts';
+
+// The server under test: `npm start`'s server (apps/api/src/server.ts), in this process, on a
+// fresh SQLite database in the run's temporary directory (the demo is seeded into the empty
+// database). Playwright starts it (playwright.config.ts `webServer`) and stops it with SIGTERM.
+
+const tmp = process.env.CCP_E2E_TMP;
+if (!tmp) throw new Error('CCP_E2E_TMP is not set: start the tests with `npm test -w @ccp/e2e`.');
+const dataDir = path.join(tmp, 'data');
+mkdirSync(dataDir, { recursive: true });
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+process.env.CCP_DATA_DIR = dataDir;
+process.env.CCP_SEED = 'demo';
+process.env.CCP_DEMO_TOTP_SECRET = DEMO_TOTP_SECRET;
+process.env.LOG_LEVEL ??= 'warn';
+// Whatever the shell points at (PostgreSQL, SMTP, OpenAI) stays out of the browser tests.
+for (const name of [
+  'DATABASE_URL',
+  'DATABASE_SCHEMA',
+  'SMTP_URL',
+  'OPENAI_API_KEY',
+  'CCP_TRUST_PROXY',
+]) {
+  delete process.env[name];
+}
+
+await import('../../../apps/api/src/server.ts');
