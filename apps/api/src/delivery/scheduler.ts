@@ -83,6 +83,43 @@ type LessonRow = {
   short_name: string;
 };
 
+type MessageRow = {
+  uuid: string;
+  company_uuid: string;
+  course_uuid: string;
+  course_name: string;
+  language: string;
+  learner_uuid: string;
+  first_name: string;
+  last_name: string;
+};
+
+/** A lesson and its reminder carry the same content; only the kind differs. */
+const lessonMessage = (
+  kind: 'lesson' | 'reminder',
+  adapter: ChannelAdapter,
+  row: MessageRow,
+  address: string,
+  lesson: ChannelMessage['lesson'],
+  totalDays: number,
+): ChannelMessage => ({
+  kind,
+  channel: adapter.key,
+  companyUuid: row.company_uuid,
+  courseUuid: row.course_uuid,
+  courseName: row.course_name,
+  deliveryUuid: row.uuid,
+  language: row.language as TLocale,
+  recipient: {
+    learnerUuid: row.learner_uuid,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    address,
+  },
+  lesson,
+  totalDays,
+});
+
 /** Per-tick caches of course plans and lesson texts. */
 const createLookups = (app: SchedulerApp) => {
   const plans = new Map<string, Promise<CoursePlan | undefined>>();
@@ -359,23 +396,10 @@ const sendDueLessons = async (ctx: TickContext) => {
         app.log.warn({ delivery: row.uuid }, 'lesson not sent: the learner has no contact');
         return finish('failed');
       }
-      const outcome = await ctx.send(adapter, {
-        kind: 'lesson',
-        channel: adapter.key,
-        companyUuid: row.company_uuid,
-        courseUuid: row.course_uuid,
-        courseName: row.course_name,
-        deliveryUuid: row.uuid,
-        language: row.language as TLocale,
-        recipient: {
-          learnerUuid: row.learner_uuid,
-          firstName: row.first_name,
-          lastName: row.last_name,
-          address,
-        },
-        lesson,
-        totalDays: plan.days.length,
-      });
+      const outcome = await ctx.send(
+        adapter,
+        lessonMessage('lesson', adapter, row, address, lesson, plan.days.length),
+      );
       if (!outcome.ok) {
         app.log.warn(
           { delivery: row.uuid, attempts: outcome.attempts, error: outcome.error },
@@ -517,23 +541,10 @@ const sendReminders = async (ctx: TickContext): Promise<number> => {
       ]);
       const address = addressOf(row.channel, row);
       if (!plan || !address) return;
-      const outcome = await ctx.send(adapter, {
-        kind: 'reminder',
-        channel: adapter.key,
-        companyUuid: row.company_uuid,
-        courseUuid: row.course_uuid,
-        courseName: row.course_name,
-        deliveryUuid: row.uuid,
-        language: row.language as TLocale,
-        recipient: {
-          learnerUuid: row.learner_uuid,
-          firstName: row.first_name,
-          lastName: row.last_name,
-          address,
-        },
-        lesson,
-        totalDays: plan.days.length,
-      });
+      const outcome = await ctx.send(
+        adapter,
+        lessonMessage('reminder', adapter, row, address, lesson, plan.days.length),
+      );
       if (!outcome.ok) {
         app.log.warn({ delivery: row.uuid, error: outcome.error }, 'reminder not sent');
         return;
