@@ -32,8 +32,12 @@ import { newTimeOrderedUuid } from './uuid7.ts';
 // (its learners, list memberships, counters and checkpoint) commits in one transaction, and a
 // resumed job skips the rows up to its checkpoint, so no row is ever applied twice.
 
-/** Rows per transaction: 13 values each keep SQLite's insert under its 32,766 parameters. */
-export const IMPORT_BATCH_ROWS = 1000;
+/**
+ * Rows per transaction. SQLite: 13 values each keep its insert under 32,766 parameters.
+ * Postgres: bigger batches pay fewer round trips (measured: 5,000 rows 5.2–6.0 s, 1,000 rows
+ * 6.7 s, 10,000 rows 6.9–7.4 s for 100,000 learners).
+ */
+export const IMPORT_BATCH_ROWS: Record<Dialect, number> = { sqlite: 1000, postgres: 5000 };
 
 type Counters = {
   processed_rows: number;
@@ -188,6 +192,7 @@ const runImport = async ({ app, job, signal, commit }: JobContext) => {
     }
     const existing = await findExisting(
       app.db,
+      app.dialect,
       companyUuid,
       valid.map((row) => row.key),
     );
@@ -308,7 +313,7 @@ const runImport = async ({ app, job, signal, commit }: JobContext) => {
       columns: options.columns,
       headerLength: options.header.length,
       skipRows: checkpoint.row,
-      batchSize: IMPORT_BATCH_ROWS,
+      batchSize: IMPORT_BATCH_ROWS[app.dialect],
     });
     for await (const batch of batches) await applyBatch(batch);
   } catch (error) {

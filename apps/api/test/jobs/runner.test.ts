@@ -290,7 +290,7 @@ describe('job runner', async () => {
       reclaimOnStart: false,
     });
     const uuid = await queue(app, company.uuid);
-    for (let tries = 0; tries < 200 && started.length === 0; tries += 1) {
+    for (let tries = 0; tries < 1000 && started.length === 0; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(started).toEqual([`${uuid}@0`]);
@@ -307,7 +307,7 @@ describe('job runner', async () => {
 
     // Started again (as after a restart), it resumes after row 1.
     const again = startJobRunner(app, { handlers, pollMs: 60_000, reclaimOnStart: false });
-    for (let tries = 0; tries < 200 && started.length < 2; tries += 1) {
+    for (let tries = 0; tries < 1000 && started.length < 2; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(started).toEqual([`${uuid}@0`, `${uuid}@1`]);
@@ -329,7 +329,7 @@ describe('job runner', async () => {
       pollMs: 60_000,
       reclaimOnStart: true,
     });
-    for (let tries = 0; tries < 200; tries += 1) {
+    for (let tries = 0; tries < 1000; tries += 1) {
       if ((await jobOf(app, uuid)).status === 'completed') break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
