@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 
+import { DEFAULT_LOCALE } from '../../packages/schemas/src/constants.ts';
+
 const WORKSPACE_PACKAGE = /\/packages\/(schemas|data-provider)\//;
 
 // Our workspace packages only define things (zod schemas, constants, functions), but their
@@ -45,10 +47,36 @@ const precompress = (): Plugin => ({
   },
 });
 
+// The default language's texts are fetched with the entry instead of after it has run (the
+// language is picked at run time, so Vite cannot know it): one round trip less before /login
+// shows. Visitors who chose Italian or German fetch 7 KB they do not use.
+const preloadDefaultTexts = (): Plugin => ({
+  name: 'ccp:preload-default-texts',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler: (_html, context) => {
+      const chunk = Object.values(context.bundle ?? {}).find(
+        (output) =>
+          output.type === 'chunk' &&
+          output.facadeModuleId?.endsWith(`/locales/${DEFAULT_LOCALE}.json`),
+      );
+      if (!chunk) throw new Error(`No chunk holds locales/${DEFAULT_LOCALE}.json.`);
+      return [
+        {
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` },
+          injectTo: 'head',
+        },
+      ];
+    },
+  },
+});
+
 const apiTarget = process.env.CCP_API_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), sideEffectFreeWorkspace(), precompress()],
+  plugins: [react(), sideEffectFreeWorkspace(), preloadDefaultTexts(), precompress()],
   server: {
     port: 5173,
     // `npm run dev -w @ccp/web` next to `npm run dev`: the API answers /api and /uploads.
@@ -58,5 +86,12 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      output: {
+        // Everything the entry needs (React, i18next, the sign-in screen) in one file next to
+        // it, instead of the small chunks it shares with the app: fewer requests before /login.
+        codeSplitting: { groups: [{ name: 'boot', tags: ['$initial'] }] },
+      },
+    },
   },
 });

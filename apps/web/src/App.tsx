@@ -1,25 +1,29 @@
-import { Refine } from '@refinedev/core';
+// First: lets antd 5 run on React 19 (static notification/modal APIs, the ref warning).
+import '@ant-design/v5-patch-for-react-19';
+import { Refine, useInvalidateAuthStore } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import type { ThemeConfig } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
 
 import { AuthSync } from './components/auth-sync.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
+import { AppLinkContext } from './components/layout/app-link.tsx';
+import type { TAppLinkProps } from './components/layout/app-link.tsx';
 import { OfflineBanner } from './components/layout/offline-banner.tsx';
 import { GlobalFeedback } from './components/modals/global-feedback.tsx';
 import { RouteGuard } from './components/route-guard.tsx';
 import { ROUTES } from './config.ts';
 import { antdLocaleFor, currentLanguage, i18nProvider } from './i18n.ts';
 import { lazyNamed } from './lib/lazy-named.ts';
+import { LoginPage } from './pages/login/index.tsx';
 import { pageLoaders } from './pages/loaders.ts';
 import { lazyAuthProvider, lazyDataProvider } from './providers/lazy.ts';
 import { useNotificationProvider } from './providers/notification.tsx';
 import { RESOURCES } from './resources.ts';
 
-// One chunk per page: /login loads neither the authenticated frame nor any other screen.
-const LoginPage = lazyNamed(pageLoaders.login, 'LoginPage');
+// One chunk per page. The login page is in the entry: main.tsx shows it before this app loads.
 const TwoFactorPage = lazyNamed(pageLoaders.twoFactor, 'TwoFactorPage');
 const LogoutPage = lazyNamed(pageLoaders.logout, 'LogoutPage');
 const DashboardPage = lazyNamed(pageLoaders.dashboard, 'DashboardPage');
@@ -51,57 +55,67 @@ const QUERY_CLIENT_CONFIG = {
   },
 };
 
+const renderRouterLink = ({ to, ...rest }: TAppLinkProps) => <Link to={to} {...rest} />;
+
+/** /login inside the app (after logging out, or a session that ended): the guard moves on. */
+const LoginRoute = () => {
+  const invalidateAuthStore = useInvalidateAuthStore();
+  return <LoginPage onSignedIn={() => invalidateAuthStore()} />;
+};
+
 export const App = () => {
   // Re-renders on a language change, so antd's texts follow.
   useTranslation();
   const locale = antdLocaleFor(currentLanguage());
   return (
     <BrowserRouter>
-      <ConfigProvider locale={locale} theme={THEME}>
-        <AntdApp notification={{ placement: 'topRight' }}>
-          <Refine
-            routerProvider={routerProvider}
-            authProvider={lazyAuthProvider}
-            dataProvider={lazyDataProvider}
-            i18nProvider={i18nProvider}
-            notificationProvider={useNotificationProvider}
-            resources={RESOURCES}
-            options={{
-              disableTelemetry: true,
-              reactQuery: { clientConfig: QUERY_CLIENT_CONFIG },
-            }}
-          >
-            <OfflineBanner />
-            <ErrorBoundary>
-              <Routes>
-                <Route element={<RouteGuard access="public" layout="public" />}>
-                  <Route path={ROUTES.login} element={<LoginPage />} />
-                </Route>
-                <Route element={<RouteGuard access="setup" layout="public" />}>
-                  <Route path={ROUTES.twoFactor} element={<TwoFactorPage />} />
-                </Route>
-                <Route element={<RouteGuard access="logout" layout="public" />}>
-                  <Route path={ROUTES.logout} element={<LogoutPage />} />
-                </Route>
-                <Route element={<RouteGuard access="private" layout="app" />}>
-                  <Route index element={<Navigate to={ROUTES.dashboard} replace />} />
-                  <Route path={ROUTES.dashboard} element={<DashboardPage />} />
-                  <Route path={`${ROUTES.coursesCreate}/*`} element={<CourseCreate />} />
-                  <Route path={`${ROUTES.coursesImport}/*`} element={<CourseImport />} />
-                  <Route path={`${ROUTES.learners}/*`} element={<LearnerList />} />
-                  <Route path={ROUTES.insights} element={<InsightsPage />} />
-                </Route>
-                <Route element={<RouteGuard access="open" layout="adaptive" />}>
-                  <Route path={ROUTES.faq} element={<FaqPage />} />
-                  <Route path="*" element={<NotFoundPage />} />
-                </Route>
-              </Routes>
-            </ErrorBoundary>
-            <GlobalFeedback />
-            <AuthSync />
-          </Refine>
-        </AntdApp>
-      </ConfigProvider>
+      <AppLinkContext.Provider value={renderRouterLink}>
+        <ConfigProvider locale={locale} theme={THEME}>
+          <AntdApp notification={{ placement: 'topRight' }}>
+            <Refine
+              routerProvider={routerProvider}
+              authProvider={lazyAuthProvider}
+              dataProvider={lazyDataProvider}
+              i18nProvider={i18nProvider}
+              notificationProvider={useNotificationProvider}
+              resources={RESOURCES}
+              options={{
+                disableTelemetry: true,
+                reactQuery: { clientConfig: QUERY_CLIENT_CONFIG },
+              }}
+            >
+              <OfflineBanner />
+              <ErrorBoundary>
+                <Routes>
+                  <Route element={<RouteGuard access="public" layout="public" />}>
+                    <Route path={ROUTES.login} element={<LoginRoute />} />
+                  </Route>
+                  <Route element={<RouteGuard access="setup" layout="public" />}>
+                    <Route path={ROUTES.twoFactor} element={<TwoFactorPage />} />
+                  </Route>
+                  <Route element={<RouteGuard access="logout" layout="public" />}>
+                    <Route path={ROUTES.logout} element={<LogoutPage />} />
+                  </Route>
+                  <Route element={<RouteGuard access="private" layout="app" />}>
+                    <Route index element={<Navigate to={ROUTES.dashboard} replace />} />
+                    <Route path={ROUTES.dashboard} element={<DashboardPage />} />
+                    <Route path={`${ROUTES.coursesCreate}/*`} element={<CourseCreate />} />
+                    <Route path={`${ROUTES.coursesImport}/*`} element={<CourseImport />} />
+                    <Route path={`${ROUTES.learners}/*`} element={<LearnerList />} />
+                    <Route path={ROUTES.insights} element={<InsightsPage />} />
+                  </Route>
+                  <Route element={<RouteGuard access="open" layout="adaptive" />}>
+                    <Route path={ROUTES.faq} element={<FaqPage />} />
+                    <Route path="*" element={<NotFoundPage />} />
+                  </Route>
+                </Routes>
+              </ErrorBoundary>
+              <GlobalFeedback />
+              <AuthSync />
+            </Refine>
+          </AntdApp>
+        </ConfigProvider>
+      </AppLinkContext.Provider>
     </BrowserRouter>
   );
 };

@@ -1,3 +1,5 @@
+import type { TLocale } from '@ccp/schemas';
+
 // Web-only settings. Links can be changed at build time through VITE_* variables.
 
 const env = import.meta.env as Record<string, string | undefined>;
@@ -11,6 +13,16 @@ export const LINKS = {
 /** Where the tokens live in localStorage (read without loading the client, see providers/lazy.ts). */
 export const TOKENS_STORAGE_KEY = 'ccp.tokens';
 export const LANGUAGE_STORAGE_KEY = 'ccp.language';
+
+/**
+ * Each language named in itself, as language pickers do (the same in every interface language).
+ * Written out rather than asked of Intl.DisplayNames, whose first call costs ~15 ms on /login.
+ */
+export const LANGUAGE_NAMES: Record<TLocale, string> = {
+  en: 'English',
+  it: 'Italiano',
+  de: 'Deutsch',
+};
 
 /** Seconds shown on /2fa after a successful setup before going to the dashboard. */
 export const TWO_FACTOR_REDIRECT_SECONDS = 5;

@@ -1,24 +1,49 @@
-// First: lets antd 5 run on React 19 (static notification/modal APIs, the ref warning).
-import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import { App } from './App.tsx';
+import { SignInShell } from './boot/sign-in-shell.tsx';
+import { ROUTES } from './config.ts';
 import { initI18n } from './i18n.ts';
 import { preloadFor } from './pages/loaders.ts';
 import { hasStoredTokens } from './providers/lazy.ts';
 import './styles.css';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('The page has no #root element.');
+const element = document.getElementById('root');
+if (!element) throw new Error('The page has no #root element.');
+const root = createRoot(element);
 
-// The first page loads alongside the texts of the chosen language, which load before the first
-// render so that nothing flashes in English.
-preloadFor(window.location.pathname, hasStoredTokens());
-void initI18n().then(() => {
-  createRoot(root).render(
+// The app (Refine, antd, the router: ~200 KB gzip) is its own chunk.
+const loadApp = () => import('./App.tsx');
+
+const startApp = async () => {
+  // A failed chunk load (a new deployment, a dropped connection) starts over with a full load;
+  // the tokens are stored by then, so the page opens signed in.
+  const { App } = await loadApp().catch((error: unknown) => {
+    window.location.reload();
+    throw error;
+  });
+  root.render(
     <StrictMode>
       <App />
+    </StrictMode>,
+  );
+};
+
+// Most visits start signed out on /login: that screen shows with React and i18next alone, and
+// hands the page to the app once signed in. Any other address starts the app at once, with its
+// first page loading alongside the entry and the texts of the chosen language.
+const signInFirst = window.location.pathname === ROUTES.login && !hasStoredTokens();
+if (!signInFirst) {
+  preloadFor(window.location.pathname, hasStoredTokens());
+  void loadApp();
+}
+
+// The texts of the chosen language load before the first render, so nothing flashes in English.
+void initI18n().then(() => {
+  if (!signInFirst) return startApp();
+  root.render(
+    <StrictMode>
+      <SignInShell onSignedIn={startApp} onCredentialsAccepted={() => void loadApp()} />
     </StrictMode>,
   );
 });

@@ -4,7 +4,6 @@ import { ROUTES } from '../config.ts';
 // while the entry and the language load, instead of after the first render.
 
 export const pageLoaders = {
-  login: () => import('./login/index.tsx'),
   twoFactor: () => import('./two-factor/index.tsx'),
   logout: () => import('./logout/index.tsx'),
   dashboard: () => import('./dashboard/index.tsx'),
@@ -20,7 +19,6 @@ export const authenticatedLayoutLoader = () =>
   import('../components/layout/authenticated-layout.tsx');
 
 const PRELOAD: Record<string, () => Promise<unknown>> = {
-  [ROUTES.login]: pageLoaders.login,
   [ROUTES.twoFactor]: pageLoaders.twoFactor,
   [ROUTES.dashboard]: pageLoaders.dashboard,
   [ROUTES.faq]: pageLoaders.faq,

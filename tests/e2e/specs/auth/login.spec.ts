@@ -37,3 +37,54 @@ test('password, then a wrong code ("Invalid OTP"), then the right one opens the 
   const stored = await page.evaluate((key) => window.localStorage.getItem(key), TOKENS_STORAGE_KEY);
   expect(JSON.parse(stored ?? '{}')).toHaveProperty('refresh_token');
 });
+
+test('the password can be shown to check it, then hidden again', async ({ page, loginPage }) => {
+  await loginPage.goto();
+  await loginPage.password.fill('Typed-Secret-1');
+  await expect(loginPage.password).toHaveAttribute('type', 'password');
+
+  await page.getByRole('button', { name: 'Show password' }).click();
+  await expect(loginPage.password).toHaveAttribute('type', 'text');
+  await expect(loginPage.password).toHaveValue('Typed-Secret-1');
+
+  await page.getByRole('button', { name: 'Hide password' }).click();
+  await expect(loginPage.password).toHaveAttribute('type', 'password');
+});
+
+test('too many failed attempts: "Wow, slow down…" in a modal, and the form keeps its input', async ({
+  page,
+  loginPage,
+}) => {
+  // Its own address and an unknown account: the lock this test causes touches no other test.
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.29' });
+  const email = 'too.many.attempts@example.com';
+  await loginPage.goto();
+  await loginPage.email.fill(email);
+  await loginPage.password.fill('not-the-password');
+  const attempt = async () => {
+    const answer = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'POST' && response.url().includes('/oauth/token'),
+    );
+    await loginPage.signIn.click();
+    return (await answer).status();
+  };
+
+  // Five failures a minute for one address are allowed (the server's limit)…
+  for (let failure = 1; failure <= 5; failure += 1) {
+    expect(await attempt()).toBe(400);
+    await expect(page.getByRole('alert')).toHaveText('Invalid credentials.');
+  }
+  // …the sixth is refused before the password is checked.
+  expect(await attempt()).toBe(429);
+  const modal = page.getByRole('dialog', { name: 'Something went wrong' });
+  await expect(modal).toBeVisible();
+  await expect(modal).toContainText(
+    'Wow, slow down. Too many requests. Please wait and try again.',
+  );
+
+  await modal.getByRole('button', { name: 'OK' }).click();
+  await expect(modal).toBeHidden();
+  await expect(loginPage.email).toHaveValue(email);
+  await expect(page).toHaveURL('/login');
+});

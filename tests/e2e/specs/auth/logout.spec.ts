@@ -1,4 +1,6 @@
 import { expect, test } from '../../fixtures/test.ts';
+import { ACCOUNTS, DEMO_TOTP_SECRET } from '../../helpers/accounts.ts';
+import { withFreshCode } from '../../helpers/totp.ts';
 import { TOKENS_STORAGE_KEY } from '../../requests/auth.ts';
 
 test.use({ account: 'creator' });
@@ -30,4 +32,13 @@ test('log out: back to /login, tokens gone and revoked, Back does not show the d
   await expect(loginPage.email).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeHidden();
   await expect(appFrame.nav).toBeHidden();
+
+  // Signing in again on the same page (the app's own /login, not a fresh load) works as well.
+  await loginPage.submitCredentials('creator');
+  await withFreshCode(ACCOUNTS.creator, DEMO_TOTP_SECRET, async (code) => {
+    await loginPage.submitCode(code);
+    await expect(page).toHaveURL('/dashboard');
+  });
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await appFrame.expectShown();
 });

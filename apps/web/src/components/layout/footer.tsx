@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 
 import { LINKS, ROUTES } from '../../config.ts';
+import { AppLink } from './app-link.tsx';
 
 /** On every page (spec §2): FAQ, support by e-mail, sales booking, marketing site, dashboard. */
 export const Footer = () => {
@@ -12,7 +12,7 @@ export const Footer = () => {
         <nav aria-label={t('layout.footer.label')}>
           <ul>
             <li>
-              <Link to={ROUTES.faq}>{t('layout.footer.faq')}</Link>
+              <AppLink to={ROUTES.faq}>{t('layout.footer.faq')}</AppLink>
             </li>
             <li>
               <a href={`mailto:${LINKS.supportEmail}`}>{t('layout.footer.support')}</a>
@@ -28,7 +28,7 @@ export const Footer = () => {
               </a>
             </li>
             <li>
-              <Link to={ROUTES.dashboard}>{t('layout.footer.dashboard')}</Link>
+              <AppLink to={ROUTES.dashboard}>{t('layout.footer.dashboard')}</AppLink>
             </li>
           </ul>
         </nav>

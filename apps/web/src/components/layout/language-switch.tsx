@@ -1,19 +1,12 @@
 import { LOCALES } from '@ccp/schemas';
-import { useSetLocale } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 
-import { isLocale } from '../../i18n.ts';
-
-// Each language is named in itself ("Italiano", "Deutsch"), as language pickers do.
-const endonym = (lng: string) => {
-  const name = new Intl.DisplayNames([lng], { type: 'language' }).of(lng) ?? lng;
-  return name.charAt(0).toLocaleUpperCase(lng) + name.slice(1);
-};
+import { LANGUAGE_NAMES } from '../../config.ts';
+import { changeLanguage, isLocale } from '../../i18n.ts';
 
 /** The interface language (en/it/de); a native select, so it works with keyboard and screen readers. */
 export const LanguageSwitch = () => {
   const { t, i18n } = useTranslation();
-  const setLocale = useSetLocale();
   return (
     <label className="language-switch">
       <span className="visually-hidden">{t('layout.language')}</span>
@@ -27,12 +20,12 @@ export const LanguageSwitch = () => {
         value={i18n.language}
         onChange={(event) => {
           const next = event.target.value;
-          if (isLocale(next)) void setLocale(next);
+          if (isLocale(next)) void changeLanguage(next);
         }}
       >
         {LOCALES.map((lng) => (
           <option key={lng} value={lng} lang={lng}>
-            {endonym(lng)}
+            {LANGUAGE_NAMES[lng]}
           </option>
         ))}
       </select>

@@ -1,10 +1,13 @@
-import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { useInvalidateAuthStore } from '@refinedev/core';
-import { Alert, Button, Input } from 'antd';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import {
+  PlainAlert,
+  PlainButton,
+  PlainInput,
+  PlainPassword,
+} from '../../components/plain/controls.tsx';
 import { LINKS, ROUTES } from '../../config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { loadedProviders, loadProviders } from '../../providers/lazy.ts';
@@ -15,14 +18,22 @@ type TFailure = 'invalidCredentials' | 'otpInvalid' | null;
 // Warm the client up once the user types (not on the autofocus: /login must load it lazily).
 const preload = () => void loadProviders();
 
+type Props = {
+  /** Signed in (or signed in without 2FA yet): whoever shows the page moves on (the guards). */
+  onSignedIn: () => unknown;
+  /** The password was right and the code is asked for: time to load what comes next. */
+  onCredentialsAccepted?: () => void;
+};
+
 /**
  * Two-step sign-in (spec §2, §4): e-mail and password, then the authenticator code using the
- * first step's tokens (kept by the auth provider, so the step survives a remount).
+ * first step's tokens (kept by the auth provider, so the step survives a remount). Plain React
+ * (no antd, no Refine): it is the first screen of most visits, and main.tsx shows it before the
+ * rest of the app has loaded.
  */
-export const LoginPage = () => {
+export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
   const { t } = useTranslation();
   const id = useId();
-  const invalidateAuthStore = useInvalidateAuthStore();
   // A remounted page continues where the half-done login is (the provider keeps the first step).
   const [step, setStep] = useState<TStep>(() =>
     loadedProviders()?.auth.pendingStep() === 'otp' ? 'otp' : 'credentials',
@@ -53,9 +64,10 @@ export const LoginPage = () => {
       }
       if (result.next === 'setup') {
         // Signed in without 2FA: the guard sends the user to /2fa.
-        await invalidateAuthStore();
+        await onSignedIn();
         return;
       }
+      onCredentialsAccepted?.();
       setStep('otp');
     } finally {
       setBusy(false);
@@ -76,7 +88,7 @@ export const LoginPage = () => {
       const result = await auth.login({ code: code.trim() });
       if (result.success) {
         // Signed in: the guard moves on to /dashboard (or back to `?to=`).
-        await invalidateAuthStore();
+        await onSignedIn();
         return;
       }
       if (signInFailures.invalidOtp(result.error)) {
@@ -100,7 +112,7 @@ export const LoginPage = () => {
   };
 
   const requiredHint = missing ? (
-    <Alert type="warning" showIcon message={t('validation.required')} />
+    <PlainAlert type="warning">{t('validation.required')}</PlainAlert>
   ) : null;
 
   if (step === 'otp') {
@@ -113,30 +125,28 @@ export const LoginPage = () => {
         <form onSubmit={(event) => void submitCode(event)} noValidate>
           <div className="field">
             <label htmlFor={`${id}-code`}>{t('pages.login.otp.code')}</label>
-            <Input
+            <PlainInput
               id={`${id}-code`}
-              size="large"
               value={code}
               onChange={(event) => setCode(event.target.value)}
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={7}
               autoFocus
-              status={failure === 'otpInvalid' ? 'error' : undefined}
-              aria-invalid={failure === 'otpInvalid'}
+              invalid={failure === 'otpInvalid'}
             />
           </div>
           {failure === 'otpInvalid' && (
-            <Alert type="error" showIcon role="alert" message={t('validation.otpInvalid')} />
+            <PlainAlert type="error">{t('validation.otpInvalid')}</PlainAlert>
           )}
           {requiredHint}
-          <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+          <PlainButton type="submit" block loading={busy}>
             {t('pages.login.otp.submit')}
-          </Button>
+          </PlainButton>
         </form>
-        <Button type="link" className="auth-secondary" onClick={() => void startOver()}>
+        <PlainButton type="button" variant="link" onClick={() => void startOver()}>
           {t('pages.login.otp.back')}
-        </Button>
+        </PlainButton>
       </section>
     );
   }
@@ -150,10 +160,9 @@ export const LoginPage = () => {
       <form onSubmit={(event) => void submitCredentials(event)} noValidate>
         <div className="field">
           <label htmlFor={`${id}-email`}>{t('pages.login.email')}</label>
-          <Input
+          <PlainInput
             id={`${id}-email`}
             type="email"
-            size="large"
             value={email}
             onChange={(event) => {
               setEmail(event.target.value);
@@ -161,7 +170,7 @@ export const LoginPage = () => {
             }}
             autoComplete="username"
             autoFocus
-            status={failure === 'invalidCredentials' ? 'error' : undefined}
+            invalid={failure === 'invalidCredentials'}
           />
         </div>
         <div className="field">
@@ -174,28 +183,24 @@ export const LoginPage = () => {
               {t('pages.login.forgotPassword')}
             </a>
           </div>
-          <Input.Password
+          <PlainPassword
             id={`${id}-password`}
-            size="large"
             value={password}
             onChange={(event) => {
               setPassword(event.target.value);
               preload();
             }}
             autoComplete="current-password"
-            status={failure === 'invalidCredentials' ? 'error' : undefined}
-            iconRender={(visible) =>
-              visible ? <EyeOutlined aria-hidden /> : <EyeInvisibleOutlined aria-hidden />
-            }
+            invalid={failure === 'invalidCredentials'}
           />
         </div>
         {failure === 'invalidCredentials' && (
-          <Alert type="error" showIcon role="alert" message={t('pages.login.invalidCredentials')} />
+          <PlainAlert type="error">{t('pages.login.invalidCredentials')}</PlainAlert>
         )}
         {requiredHint}
-        <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+        <PlainButton type="submit" block loading={busy}>
           {t('pages.login.submit')}
-        </Button>
+        </PlainButton>
       </form>
     </section>
   );
