@@ -3,6 +3,7 @@ import type {
   TAssessmentState,
   TCourseStatus,
   TEngagementStatus,
+  TLearnerAnalytics,
   TLearnerInsights,
   TLessonDayAnalysis,
 } from '@ccp/schemas';
@@ -45,6 +46,71 @@ export const assessmentState = (delivery: DeliveryRow | undefined, now: Date): T
   return delivery.missed_at || overdue ? 'not_answered' : 'pending';
 };
 
+/** One counted enrolment: lesson days of the course, days read, minutes spent. */
+type TEnrolmentCounters = { days: number; read: number; minutes: number };
+
+export type TLearnerSummary = TLearnerAnalytics & { learning_time: number };
+
+/** A learner's figures over their counted courses (docs/metrics.md, "Learner"). */
+const summarize = (courses: readonly TEnrolmentCounters[]): TLearnerSummary => {
+  const total = courses.length;
+  const share = (test: (course: TEnrolmentCounters) => boolean) =>
+    roundRate(percentage(courses.filter(test).length, total));
+  const sum = (value: (course: TEnrolmentCounters) => number) =>
+    courses.reduce((acc, course) => acc + value(course), 0);
+  return {
+    courses_activity: share((course) => course.read > 0),
+    courses_completion: share((course) => course.days > 0 && course.read >= course.days),
+    courses_progress: roundRate(
+      percentage(
+        sum((course) => Math.min(course.read, course.days)),
+        sum((course) => course.days),
+      ),
+    ),
+    learning_time: sum((course) => course.minutes),
+  };
+};
+
+// The counted courses of a company a learner is enrolled in, with their number of lesson days.
+const countedEnrolments = (companyUuid: string) => sql`
+  FROM analytics_enrollment_stats s
+  JOIN courses c ON c.uuid = s.course_uuid
+  LEFT JOIN (SELECT ls.course_uuid, count(DISTINCT ls.day) AS days FROM lessons ls
+    JOIN courses lc ON lc.uuid = ls.course_uuid
+    WHERE lc.company_uuid = ${companyUuid} GROUP BY ls.course_uuid) n ON n.course_uuid = s.course_uuid
+  WHERE s.enrolled = 1 AND c.company_uuid = ${companyUuid}
+    AND c.status IN (${sql.join([...INSIGHT_COURSE_STATUSES])}) AND c.deleted_at IS NULL`;
+
+/**
+ * The summary figures of several learners of one company (the learners resource's `analytics`
+ * and `learning_time`), the same as GET /analytics/learners/{id} answers for each.
+ */
+export const learnerSummaries = async (
+  db: Db,
+  companyUuid: string,
+  learnerUuids: readonly string[],
+): Promise<Map<string, TLearnerSummary>> => {
+  if (learnerUuids.length === 0) return new Map();
+  const { rows } = await sql<{
+    learner_uuid: string;
+    days: unknown;
+    lessons_read: unknown;
+    learning_minutes: unknown;
+  }>`SELECT s.learner_uuid, coalesce(n.days, 0) AS days, s.lessons_read, s.learning_minutes
+    ${countedEnrolments(companyUuid)}
+    AND s.learner_uuid IN (${sql.join([...learnerUuids])})`.execute(db);
+  const byLearner = new Map<string, TEnrolmentCounters[]>();
+  for (const row of rows) {
+    const counters = {
+      days: toCount(row.days),
+      read: toCount(row.lessons_read),
+      minutes: toCount(row.learning_minutes),
+    };
+    byLearner.set(row.learner_uuid, [...(byLearner.get(row.learner_uuid) ?? []), counters]);
+  }
+  return new Map(learnerUuids.map((uuid) => [uuid, summarize(byLearner.get(uuid) ?? [])]));
+};
+
 /** GET /api/v1/analytics/learners/{id}. 404 for a learner of another company. */
 export const learnerInsights = async (
   db: Db,
@@ -60,20 +126,13 @@ export const learnerInsights = async (
     .executeTakeFirst();
   if (!learner) throw notFound();
 
-  const courses = sql`SELECT c.uuid FROM courses c
-    JOIN analytics_enrollment_stats e ON e.course_uuid = c.uuid
-    WHERE e.learner_uuid = ${learnerUuid} AND e.enrolled = 1 AND c.company_uuid = ${companyUuid}
-      AND c.status IN (${sql.join([...INSIGHT_COURSE_STATUSES])}) AND c.deleted_at IS NULL`;
   const { rows: enrolments } = await sql<
     Record<string, unknown> & { uuid: string; name: string; status: string }
   >`
     SELECT c.uuid, c.name, c.status, coalesce(n.days, 0) AS days, s.lessons_read,
       s.learning_minutes, ${engagementStatus(now)} AS engagement_status
-    FROM analytics_enrollment_stats s
-    JOIN courses c ON c.uuid = s.course_uuid
-    LEFT JOIN (SELECT ls.course_uuid, count(DISTINCT ls.day) AS days FROM lessons ls
-      WHERE ls.course_uuid IN (${courses}) GROUP BY ls.course_uuid) n ON n.course_uuid = s.course_uuid
-    WHERE s.learner_uuid = ${learnerUuid} AND s.course_uuid IN (${courses})
+    ${countedEnrolments(companyUuid)}
+    AND s.learner_uuid = ${learnerUuid}
     ORDER BY c.name, c.uuid`.execute(db);
 
   const courseUuids = enrolments.map((row) => row.uuid);
@@ -152,28 +211,12 @@ export const learnerInsights = async (
       learning_time: toCount(row.learning_minutes),
       days: analysis,
       // Kept for the summary below.
-      counters: { days, read, interacted: read > 0, completed: days > 0 && read >= days },
+      counters: { days, read, minutes: toCount(row.learning_minutes) },
     };
   });
 
-  const total = result.length;
   return {
-    courses_activity: roundRate(
-      percentage(result.filter((course) => course.counters.interacted).length, total),
-    ),
-    courses_completion: roundRate(
-      percentage(result.filter((course) => course.counters.completed).length, total),
-    ),
-    courses_progress: roundRate(
-      percentage(
-        result.reduce(
-          (sum, course) => sum + Math.min(course.counters.read, course.counters.days),
-          0,
-        ),
-        result.reduce((sum, course) => sum + course.counters.days, 0),
-      ),
-    ),
-    learning_time: result.reduce((sum, course) => sum + course.learning_time, 0),
+    ...summarize(result.map((course) => course.counters)),
     courses: result.map(({ counters: _counters, ...course }) => course),
   };
 };

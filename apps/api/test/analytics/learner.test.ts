@@ -1,4 +1,4 @@
-import type { TLearnerInsights } from '@ccp/schemas';
+import type { TLearner, TLearnerInsights } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
 import { buildTestApp, call, createSignedInUser } from '../helper.ts';
@@ -146,5 +146,33 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
     const response = await insightsOf(history.learners.ada.uuid, other.headers);
     expect(response.statusCode).toBe(404);
     expect(response.json.error.code).toBe('NOT_FOUND');
+  });
+
+  it('gives the learners resource the same summary (one learner and the list)', async () => {
+    const list = await call(app, { method: 'GET', url: '/api/v1/learners?per_page=100', headers });
+    expect(list.statusCode).toBe(200);
+    const listed = new Map(
+      (list.json.data as TLearner[]).map((learner) => [learner.uuid, learner] as const),
+    );
+    for (const learner of Object.values(history.learners)) {
+      const {
+        courses: _courses,
+        learning_time,
+        ...analytics
+      } = (await insightsOf(learner.uuid)).json.data as TLearnerInsights;
+      const one = await call(app, {
+        method: 'GET',
+        url: `/api/v1/learners/${learner.uuid}`,
+        headers,
+      });
+      expect(one.json.data).toMatchObject({ analytics, learning_time });
+      expect(listed.get(learner.uuid)).toMatchObject({ analytics, learning_time });
+    }
+    // Not all zero: the figures come from the history.
+    expect(listed.get(history.learners.ada.uuid)).toMatchObject({
+      analytics: { courses_activity: 100, courses_completion: 100, courses_progress: 100 },
+      learning_time: 69,
+    });
+    expect(listed.get(history.learners.bob.uuid)?.analytics.courses_progress).toBe(16.7);
   });
 });

@@ -20,6 +20,8 @@ import type {
 } from '@ccp/schemas';
 import { sql } from 'kysely';
 
+import { learnerSummaries } from '../../../analytics/learner.ts';
+import type { TLearnerSummary } from '../../../analytics/learner.ts';
 import type { Db } from '../../../db/index.ts';
 import type { LearnersTable } from '../../../db/types.ts';
 import { notFound, validationError } from '../../../lib/app-error.ts';
@@ -49,7 +51,7 @@ export const channelNames = async (db: Db): Promise<Map<string, string>> => {
   return new Map(rows.map((row) => [row.key, row.name]));
 };
 
-const groupBy = <T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> => {
+const groupBy = <T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> => {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
     const key = keyOf(row);
@@ -60,11 +62,33 @@ const groupBy = <T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> => {
   return groups;
 };
 
+const NO_COURSES: TLearnerSummary = {
+  courses_activity: 0,
+  courses_completion: 0,
+  courses_progress: 0,
+  learning_time: 0,
+};
+
+/** Each learner's analytics summary, asked per company (a batch normally has one). */
+const summariesOf = async (db: Db, rows: readonly LearnersTable[]) => {
+  const byCompany = groupBy(rows, (row) => row.company_uuid);
+  const maps = await Promise.all(
+    [...byCompany].map(([company, own]) =>
+      learnerSummaries(
+        db,
+        company,
+        own.map((row) => row.uuid),
+      ),
+    ),
+  );
+  return new Map(maps.flatMap((map) => [...map]));
+};
+
 /** The wire shape of learners, loading their lists and courses in two queries for the batch. */
 export const serializeLearners = async (db: Db, rows: LearnersTable[]): Promise<TLearner[]> => {
   if (rows.length === 0) return [];
   const uuids = rows.map((row) => row.uuid);
-  const [names, memberships, courseRows] = await Promise.all([
+  const [names, memberships, courseRows, summaries] = await Promise.all([
     channelNames(db),
     db
       .selectFrom('learners_list_members as m')
@@ -86,6 +110,7 @@ export const serializeLearners = async (db: Db, rows: LearnersTable[]): Promise<
       .orderBy('c.name')
       .orderBy('c.uuid')
       .execute(),
+    summariesOf(db, rows),
   ]);
   const listsByLearner = groupBy(memberships, (row) => row.learner_uuid);
   const coursesByLearner = groupBy(courseRows, (row) => row.learner_uuid);
@@ -105,6 +130,7 @@ export const serializeLearners = async (db: Db, rows: LearnersTable[]): Promise<
         status: oneOf<TCourseStatus>(COURSE_STATUSES, course.status, 'draft'),
       });
     }
+    const { learning_time, ...analytics } = summaries.get(row.uuid) ?? NO_COURSES;
     return {
       uuid: row.uuid,
       first_name: row.first_name,
@@ -119,11 +145,10 @@ export const serializeLearners = async (db: Db, rows: LearnersTable[]): Promise<
       created_at: row.created_at,
       updated_at: row.updated_at,
       deleted_at: row.deleted_at,
-      // Learning time and analytics come with the delivery model (issue 5).
-      learning_time: 0,
+      learning_time,
       status: row.deleted_at === null ? 'active' : 'archived',
       courses,
-      analytics: { courses_activity: 0, courses_completion: 0, courses_progress: 0 },
+      analytics,
     };
   });
 };
