@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { SignInShell } from './boot/sign-in-shell.tsx';
 import { ROUTES } from './config.ts';
 import { initI18n } from './i18n.ts';
+import { safeReturnPath } from './lib/guards.ts';
 import { preloadFor } from './pages/loaders.ts';
 import { hasStoredTokens } from './providers/lazy.ts';
 import './styles.css';
@@ -29,6 +30,14 @@ const startApp = async () => {
   );
 };
 
+// While the user reads their authenticator: the app, and the frame and page it will open.
+const prepareSignedIn = () => {
+  // A failure here shows when the app is needed (startApp).
+  loadApp().catch(() => undefined);
+  const target = safeReturnPath(new URLSearchParams(window.location.search).get('to'));
+  preloadFor(new URL(target ?? ROUTES.dashboard, window.location.origin).pathname, true);
+};
+
 // Most visits start signed out on /login: that screen shows with React and i18next alone, and
 // hands the page to the app once signed in. Any other address starts the app at once, with its
 // first page loading alongside the entry and the texts of the chosen language.
@@ -43,7 +52,7 @@ void initI18n().then(() => {
   if (!signInFirst) return startApp();
   root.render(
     <StrictMode>
-      <SignInShell onSignedIn={startApp} onCredentialsAccepted={() => void loadApp()} />
+      <SignInShell onSignedIn={startApp} onCredentialsAccepted={prepareSignedIn} />
     </StrictMode>,
   );
 });
