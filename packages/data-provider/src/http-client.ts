@@ -50,13 +50,25 @@ export type HttpClient = {
   refresh: () => Promise<TTokens>;
 };
 
+/** Runs `task` while holding a lock shared by every holder of the same tokens. */
+export type RefreshLock = <T>(task: () => Promise<T>) => Promise<T>;
+
 export type HttpClientOptions = {
   apiUrl: string;
   tokens: TokenStore;
   events?: ClientEvents;
   fetch?: typeof globalThis.fetch;
   platform?: string;
+  /**
+   * Serialises refreshes with other clients of the same token store (browser tabs, CLI
+   * processes). The server revokes the whole session when a spent refresh token comes back, so
+   * two holders must not both rotate it: under the lock, a client that finds the tokens already
+   * rotated by another takes those instead of refreshing.
+   */
+  refreshLock?: RefreshLock;
 };
+
+const withoutLock: RefreshLock = (task) => task();
 
 const buildUrl = (apiUrl: string, path: string, query?: Record<string, QueryValue>): string => {
   const url = new URL(path.replace(/^\/+/, ''), apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`);
@@ -110,6 +122,7 @@ export const createHttpClient = ({
   events = {},
   fetch: fetchImpl = (...args) => globalThis.fetch(...args),
   platform = PLATFORM,
+  refreshLock = withoutLock,
 }: HttpClientOptions): HttpClient => {
   let refreshing: Promise<TTokens> | null = null;
 
@@ -156,8 +169,25 @@ export const createHttpClient = ({
     }
   };
 
+  const rotate = async (current: TTokens): Promise<TTokens> => {
+    const response = await send(
+      'POST',
+      REFRESH_PATH,
+      { body: { refresh_token: current.refresh_token, platform } },
+      null,
+    );
+    if (!response.ok) throw await errorFromResponse(response);
+    const { data } = (await response.json()) as {
+      data: { access_token: string; refresh_token: string; expires_in?: number };
+    };
+    const next = tokensFrom(data);
+    tokens.set(next);
+    return next;
+  };
+
   const refresh = (): Promise<TTokens> => {
-    refreshing ??= (async () => {
+    const seen = tokens.get()?.refresh_token;
+    refreshing ??= refreshLock(async () => {
       const current = tokens.get();
       if (!current?.refresh_token) {
         throw new ApiError({
@@ -166,20 +196,10 @@ export const createHttpClient = ({
           message: MESSAGES.unauthenticated,
         });
       }
-      const response = await send(
-        'POST',
-        REFRESH_PATH,
-        { body: { refresh_token: current.refresh_token, platform } },
-        null,
-      );
-      if (!response.ok) throw await errorFromResponse(response);
-      const { data } = (await response.json()) as {
-        data: { access_token: string; refresh_token: string; expires_in?: number };
-      };
-      const next = tokensFrom(data);
-      tokens.set(next);
-      return next;
-    })().finally(() => {
+      // Another tab or process rotated the tokens while this one waited for the lock.
+      if (seen !== undefined && current.refresh_token !== seen) return current;
+      return rotate(current);
+    }).finally(() => {
       refreshing = null;
     });
     return refreshing;

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -63,6 +65,41 @@ const ccp = (args: string[], api: RunningApi | null, options: RunOptions = {}): 
     });
     if (options.input !== undefined) child.stdin.end(options.input);
   });
+};
+
+/** Forwards to `target`, holding each token refresh `delayMs` before passing it on. */
+const slowRefreshProxy = async (target: string, delayMs: number) => {
+  let refreshes = 0;
+  const server = createServer((request, response) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      if (request.url === '/api/v1/users/oauth/refresh') {
+        refreshes += 1;
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && name !== 'host') headers.set(name, value);
+      }
+      const answer = await fetch(new URL(request.url ?? '/', target), {
+        method: request.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      response.writeHead(answer.status, {
+        'content-type': answer.headers.get('content-type') ?? 'application/json',
+      });
+      response.end(Buffer.from(await answer.arrayBuffer()));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refreshes: () => refreshes,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 };
 
 const credentialsPath = () => path.join(configDir, 'credentials.json');
@@ -222,6 +259,41 @@ describe('ccp: sign in, list courses, sign out (spawned, non-interactive)', () =
     const after = storedSessions()[api.url]!;
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect(after.access_token).not.toBe(before.access_token);
+  });
+
+  it('ccp processes started side by side with an expired token all succeed and keep the session', async () => {
+    // A spent refresh token presented again ends the whole session (reuse detection). A proxy
+    // holds each refresh for a while, so every process meets the expired token before the first
+    // refresh is answered: they must take turns (a lock file) and reuse the first one's new pair.
+    const proxy = await slowRefreshProxy(api.url, 1_500);
+    try {
+      const signedIn = storedSessions()[api.url]!;
+      writeFileSync(
+        credentialsPath(),
+        JSON.stringify({ version: 1, sessions: { [api.url]: signedIn, [proxy.url]: signedIn } }),
+        { mode: 0o600 },
+      );
+      api.clock.advance(16 * 60 * 1000);
+      const runs = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          ccp(['courses', 'list', '--json'], api, { env: { CCP_API_URL: proxy.url } }),
+        ),
+      );
+      for (const run of runs) expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(proxy.refreshes()).toBe(1);
+      const after = storedSessions()[proxy.url]!;
+      expect(after.refresh_token).not.toBe(signedIn.refresh_token);
+      await apiGet(api, '/api/v1/users/me', after.access_token);
+      expect(existsSync(`${credentialsPath()}.lock`)).toBe(false);
+      // The later tests go on with the rotated session.
+      writeFileSync(
+        credentialsPath(),
+        JSON.stringify({ version: 1, sessions: { [api.url]: after } }),
+        { mode: 0o600 },
+      );
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('logout revokes the session on the server and forgets it; whoami then exits 4', async () => {

@@ -3,7 +3,7 @@ import type { ClientEvents, HttpClient, TokenStore, TTokens } from '@ccp/data-pr
 import { MESSAGES } from '@ccp/schemas';
 
 import { credentialsFile, resolveApiUrl } from './config.ts';
-import { fileTokenStore } from './credentials-store.ts';
+import { credentialsRefreshLock, fileTokenStore } from './credentials-store.ts';
 import { AuthError, NOT_SIGNED_IN, SESSION_EXPIRED } from './errors.ts';
 import type { CliIo } from './io.ts';
 import { printErr } from './io.ts';
@@ -41,12 +41,14 @@ export type CliSession = {
 /** The shared HTTP client over the stored session of the chosen API URL. */
 export const openSession = (options: GlobalOptions, io: CliIo): CliSession => {
   const apiUrl = resolveApiUrl(options.apiUrl, io);
-  const store = fileTokenStore({
-    file: credentialsFile(io),
+  const file = credentialsFile(io);
+  const store = fileTokenStore({ file, apiUrl, warn: (message) => printErr(io, message) });
+  const client = createHttpClient({
     apiUrl,
-    warn: (message) => printErr(io, message),
+    tokens: store,
+    events: cliClientEvents(io, apiUrl),
+    refreshLock: credentialsRefreshLock(file),
   });
-  const client = createHttpClient({ apiUrl, tokens: store, events: cliClientEvents(io, apiUrl) });
   return { apiUrl, store, client };
 };
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import type { TokenStore, TTokens } from '@ccp/data-provider';
+import type { RefreshLock, TokenStore, TTokens } from '@ccp/data-provider';
 
 // `<config>/credentials.json`: one session per API URL, readable by the owner only.
 //   { "version": 1, "sessions": { "http://127.0.0.1:8080": { access_token, refresh_token, expires_at? } } }
@@ -89,3 +90,52 @@ export const fileTokenStore = ({ file, apiUrl, warn }: FileTokenStoreOptions): T
     },
   };
 };
+
+/** A lock file older than this was left by a process that died holding it. */
+const STALE_LOCK_MS = 30_000;
+const LOCK_POLL_MS = 25;
+/** How long to wait for another process's refresh before refreshing regardless. */
+const LOCK_WAIT_MS = 15_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Creates `lockFile` exclusively; false when another process holds it (stale locks are broken). */
+const tryLock = async (lockFile: string): Promise<boolean> => {
+  try {
+    const handle = await open(lockFile, 'wx', 0o600);
+    await handle.writeFile(`${process.pid}\n`);
+    await handle.close();
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  try {
+    if (Date.now() - (await stat(lockFile)).mtimeMs > STALE_LOCK_MS) await rm(lockFile);
+  } catch {
+    // Released (or broken) by another process meanwhile: try again.
+  }
+  return false;
+};
+
+/**
+ * The refresh lock of the CLI (HttpClientOptions.refreshLock): a lock file next to the
+ * credentials, so ccp processes started side by side (a CI job's parallel steps) rotate the
+ * refresh token once instead of each presenting the spent one, which ends the session.
+ */
+export const credentialsRefreshLock =
+  (credentials: string): RefreshLock =>
+  async (task) => {
+    const lockFile = `${credentials}.lock`;
+    await mkdir(path.dirname(lockFile), { recursive: true, mode: 0o700 });
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    let locked = await tryLock(lockFile);
+    while (!locked && Date.now() < deadline) {
+      await sleep(LOCK_POLL_MS);
+      locked = await tryLock(lockFile);
+    }
+    try {
+      return await task();
+    } finally {
+      if (locked) await rm(lockFile, { force: true });
+    }
+  };

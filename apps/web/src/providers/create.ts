@@ -21,6 +21,9 @@ export const createProviders = () => {
   const client = createHttpClient({
     apiUrl: window.location.origin,
     tokens: webStorageTokenStore(window.localStorage, TOKENS_STORAGE_KEY),
+    // Tabs share the tokens in localStorage: one refreshes at a time (the Web Locks API).
+    refreshLock: <T>(task: () => Promise<T>): Promise<T> =>
+      'locks' in navigator ? (navigator.locks.request('ccp.refresh', task) as Promise<T>) : task(),
     events: {
       toast: (text) => uiEvents.emit('toast', describeMessage(text)),
       errorModal: (text) => uiEvents.emit('errorModal', describeMessage(text)),
