@@ -83,6 +83,22 @@ type LessonRow = {
   short_name: string;
 };
 
+/** What a due lesson and a reminder select of their delivery, course and learner. */
+const MESSAGE_COLUMNS = [
+  'd.uuid',
+  'd.company_uuid',
+  'd.course_uuid',
+  'd.learner_uuid',
+  'd.day',
+  'd.language',
+  'd.channel',
+  'c.name as course_name',
+  'l.first_name',
+  'l.last_name',
+  'l.email',
+  'l.phone',
+] as const;
+
 type MessageRow = {
   uuid: string;
   company_uuid: string;
@@ -343,21 +359,7 @@ const sendDueLessons = async (ctx: TickContext) => {
       .innerJoin('enrollments as e', 'e.uuid', 'd.enrollment_uuid')
       .innerJoin('courses as c', 'c.uuid', 'd.course_uuid')
       .innerJoin('learners as l', 'l.uuid', 'd.learner_uuid')
-      .select([
-        'd.uuid',
-        'd.company_uuid',
-        'd.course_uuid',
-        'd.learner_uuid',
-        'd.day',
-        'd.language',
-        'd.channel',
-        'c.name as course_name',
-        'l.first_name',
-        'l.last_name',
-        'l.email',
-        'l.phone',
-        'l.deleted_at as learner_deleted_at',
-      ])
+      .select([...MESSAGE_COLUMNS, 'l.deleted_at as learner_deleted_at'])
       .where('d.status', '=', 'scheduled')
       .where('d.scheduled_for', '<=', nowIso)
       .where('e.status', '=', 'enrolled')
@@ -501,20 +503,7 @@ const sendReminders = async (ctx: TickContext): Promise<number> => {
       .selectFrom('lesson_deliveries as d')
       .innerJoin('courses as c', 'c.uuid', 'd.course_uuid')
       .innerJoin('learners as l', 'l.uuid', 'd.learner_uuid')
-      .select([
-        'd.uuid',
-        'd.company_uuid',
-        'd.course_uuid',
-        'd.learner_uuid',
-        'd.day',
-        'd.language',
-        'd.channel',
-        'c.name as course_name',
-        'l.first_name',
-        'l.last_name',
-        'l.email',
-        'l.phone',
-      ])
+      .select(MESSAGE_COLUMNS)
       .where(sql<boolean>`d.status = 'sent' and d.read_at is null and d.reminders_sent = 0`)
       .where('d.sent_at', '<=', cutoff)
       .where((eb) => eb(eb.fn.coalesce('d.delivered_at', 'd.sent_at'), '<=', cutoff))
