@@ -2,12 +2,24 @@
 // in-process API on a fresh database, lets the job runner import it, and prints rows/s and the
 // peak RSS of the process (server and client share it, so the figure is an upper bound).
 //
-//   node --import tsx bench/import.ts [--rows 100000] [--postgres postgres://…] [--inline] [--keep]
+//   node --import tsx bench/import.ts [--rows 100000] [--postgres postgres://…] [--inline] [--list]
+//     [--keep]
 //
-// Server time is measured from the first byte of the upload to the job's `completed`.
+// --list imports into a learners list (every learner also joins it).
+//
+// Server time is measured from the first byte of the upload to the job's `completed`. With
+// --postgres on this machine it also prints the CPU the database's backends used meanwhile
+// (db_cpu_s): the server shares the cores with the API.
 
-import { createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  createWriteStream,
+  mkdtempSync,
+  openAsBlob,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -15,7 +27,7 @@ import { sql } from 'kysely';
 
 import { buildApp } from '../apps/api/src/app.ts';
 import { createDatabase } from '../apps/api/src/db/index.ts';
-import type { DatabaseConfig } from '../apps/api/src/db/index.ts';
+import type { DatabaseConfig, Db } from '../apps/api/src/db/index.ts';
 import { newUuid } from '../apps/api/src/lib/ids.ts';
 import { issueTokenPair } from '../apps/api/src/lib/tokens.ts';
 import { stopImportWorker, warmUpImportWorker } from '../apps/api/src/imports/batches.ts';
@@ -27,6 +39,7 @@ const { values } = parseArgs({
     postgres: { type: 'string' },
     keep: { type: 'boolean', default: false },
     inline: { type: 'boolean', default: false },
+    list: { type: 'boolean', default: false },
   },
 });
 const rows = Number(values.rows);
@@ -49,6 +62,27 @@ const generate = async (file: string, count: number) => {
   await new Promise<void>((resolve, reject) =>
     out.end((error?: Error | null) => (error ? reject(error) : resolve())),
   );
+};
+
+/**
+ * CPU ticks (1/100 s) used so far by each backend of the database, read from /proc: only for a
+ * server on this machine (others answer nothing).
+ */
+const backendTicks = async (db: Db): Promise<Map<number, number>> => {
+  const { rows: backends } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where datname = current_database()`.execute(db);
+  const ticks = new Map<number, number>();
+  for (const { pid } of backends) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command: state is the first, utime the 12th and stime the 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // Not on this machine, or the backend exited.
+    }
+  }
+  return ticks;
 };
 
 const main = async () => {
@@ -105,6 +139,19 @@ const main = async () => {
     userUuid,
     'full',
   );
+  const listUuid = values.list ? newUuid() : null;
+  if (listUuid) {
+    await app.db
+      .insertInto('learners_lists')
+      .values({
+        uuid: listUuid,
+        company_uuid: companyUuid,
+        name: 'Bench',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const runner = startJobRunner(app, { pollMs: 50 });
   // As in a server that has been up a few seconds: the import worker thread is ready.
@@ -122,6 +169,10 @@ const main = async () => {
 
   const form = new FormData();
   form.append('file', await openAsBlob(file), 'learners.csv');
+  if (listUuid) form.append('list_uuid', listUuid);
+  // The machine's 1-minute load when the upload starts: figures are comparable when it is low.
+  const loadBefore = loadavg()[0]!;
+  const dbTicksBefore = values.postgres ? await backendTicks(app.db) : null;
   const cpuStart = process.cpuUsage();
   const start = performance.now();
   const response = await fetch(`${address}/api/v1/learners/imports`, {
@@ -147,11 +198,25 @@ const main = async () => {
   const done = performance.now();
   const cpu = process.cpuUsage(cpuStart);
   clearInterval(sampler);
+  let dbCpu: number | null = null;
+  if (dbTicksBefore) {
+    const after = await backendTicks(app.db);
+    let ticks = 0;
+    for (const [pid, used] of after) ticks += used - (dbTicksBefore.get(pid) ?? 0);
+    dbCpu = after.size > 0 ? ticks / 100 : null;
+  }
   const learners = await app.db
     .selectFrom('learners')
     .select((eb) => eb.fn.countAll().as('count'))
     .where('company_uuid', '=', companyUuid)
     .executeTakeFirstOrThrow();
+  const members = listUuid
+    ? await app.db
+        .selectFrom('learners_list_members')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('list_uuid', '=', listUuid)
+        .executeTakeFirstOrThrow()
+    : null;
 
   const total = (done - start) / 1000;
   const result = {
@@ -163,12 +228,15 @@ const main = async () => {
     created: job.created,
     failed: job.failed,
     learners_in_db: Number(learners.count),
+    ...(members ? { list_members: Number(members.count) } : {}),
     upload_and_check_s: Number(((accepted - start) / 1000).toFixed(2)),
     job_s: Number(((done - accepted) / 1000).toFixed(2)),
     total_s: Number(total.toFixed(2)),
     rows_per_s: Math.round(rows / total),
     // CPU of both threads over the same window: a fair figure when other work shares the machine.
     cpu_s: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
+    ...(dbCpu === null ? {} : { db_cpu_s: dbCpu }),
+    load_average_before: Number(loadBefore.toFixed(2)),
     rss_before_mb: Math.round(rssBefore / 1e6),
     peak_rss_mb: Math.round(Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 1e6),
     peak_main_heap_mb: Math.round(peakHeap / 1e6),

@@ -175,6 +175,8 @@ export const MESSAGES = {
   importInterrupted: 'The import was interrupted too many times and was stopped.',
   importInternalError: 'The import stopped because of an internal error. Please try again later.',
   importCanceled: 'The import was canceled.',
+  importErrorReportExpired:
+    'The error report of this import was deleted: reports are kept for {{days}} days after the import ends.',
   importMailCompleted: 'Your learners import is complete',
   importMailDryRun: 'Your learners import check is complete',
   importMailFailed: 'Your learners import failed',

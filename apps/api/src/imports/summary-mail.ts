@@ -1,4 +1,4 @@
-import { MESSAGES } from '@ccp/schemas';
+import { IMPORT_ERROR_REPORT_RETENTION_DAYS, MESSAGES } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
 
 import type { JobsTable } from '../db/types.ts';
@@ -39,7 +39,7 @@ export const importSummaryMail = (job: JobsTable, firstName: string) => {
     '',
     ...(job.failed > 0
       ? [
-          'The rows that could not be imported, with their line and the reasons, are in the error report:',
+          `The rows that could not be imported, with their line and the reasons, are in the error report (kept for ${IMPORT_ERROR_REPORT_RETENTION_DAYS} days):`,
           `${importJobUrl(job.uuid)}/errors`,
           '',
         ]

@@ -1,20 +1,23 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { ARCHIVE_RETENTION_DAYS } from '@ccp/schemas';
+import { ARCHIVE_RETENTION_DAYS, IMPORT_ERROR_REPORT_RETENTION_DAYS } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
 
 import { DAY_MS } from '../lib/clock.ts';
 
 export type PurgeResult = { courses: number; learners: number };
 
+type PurgeApp = Pick<FastifyInstance, 'db' | 'clock' | 'dataDir'>;
+
+const REPORTS_PER_PAGE = 500;
+
+const daysAgo = (app: PurgeApp, days: number) =>
+  new Date(app.clock.now().getTime() - days * DAY_MS).toISOString();
+
 /** Permanently deletes courses and learners archived more than 30 days ago (spec §4). */
-export const purgeArchived = async (
-  app: Pick<FastifyInstance, 'db' | 'clock' | 'dataDir'>,
-): Promise<PurgeResult> => {
-  const cutoff = new Date(
-    app.clock.now().getTime() - ARCHIVE_RETENTION_DAYS * DAY_MS,
-  ).toISOString();
+export const purgeArchived = async (app: PurgeApp): Promise<PurgeResult> => {
+  const cutoff = daysAgo(app, ARCHIVE_RETENTION_DAYS);
   const courses = await app.db
     .deleteFrom('courses')
     .where('deleted_at', 'is not', null)
@@ -37,14 +40,52 @@ export const purgeArchived = async (
   return { courses: courses.length, learners: learners.length };
 };
 
-/** Runs the purge now and then every hour; the timer never keeps the process alive. */
+/**
+ * Deletes the error reports of jobs that ended more than IMPORT_ERROR_REPORT_RETENTION_DAYS ago
+ * and clears their path, which is how GET …/errors tells a purged report from none. Answers how
+ * many were deleted.
+ */
+export const purgeJobReports = async (app: PurgeApp): Promise<number> => {
+  const cutoff = daysAgo(app, IMPORT_ERROR_REPORT_RETENTION_DAYS);
+  let purged = 0;
+  for (;;) {
+    // A page at a time, so the update's list of uuids stays short.
+    const jobs = await app.db
+      .selectFrom('jobs')
+      .select(['uuid', 'error_report_path'])
+      .where('error_report_path', 'is not', null)
+      .where('finished_at', 'is not', null)
+      .where('finished_at', '<', cutoff)
+      .limit(REPORTS_PER_PAGE)
+      .execute();
+    if (jobs.length === 0) return purged;
+    // Files first: a crash in between leaves the path set, and the next run deletes again.
+    await Promise.all(
+      jobs.map((job) => rm(path.join(app.dataDir, job.error_report_path!), { force: true })),
+    );
+    await app.db
+      .updateTable('jobs')
+      .set({ error_report_path: null })
+      .where(
+        'uuid',
+        'in',
+        jobs.map((job) => job.uuid),
+      )
+      .execute();
+    purged += jobs.length;
+  }
+};
+
+/** Runs the purges now and then every hour; the timer never keeps the process alive. */
 export const schedulePurge = (app: FastifyInstance, everyMs = 60 * 60 * 1000): (() => void) => {
+  const purge = async () => {
+    const result = await purgeArchived(app);
+    if (result.courses + result.learners > 0) app.log.info(result, 'purged archived items');
+    const reports = await purgeJobReports(app);
+    if (reports > 0) app.log.info({ reports }, 'purged job error reports');
+  };
   const run = () => {
-    purgeArchived(app)
-      .then((result) => {
-        if (result.courses + result.learners > 0) app.log.info(result, 'purged archived items');
-      })
-      .catch((error: unknown) => app.log.error({ err: error }, 'purge failed'));
+    purge().catch((error: unknown) => app.log.error({ err: error }, 'purge failed'));
   };
   run();
   const timer = setInterval(run, everyMs);

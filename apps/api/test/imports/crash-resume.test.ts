@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 import { buildApp } from '../../src/app.ts';
 import { createDatabase } from '../../src/db/index.ts';
@@ -84,7 +84,7 @@ describe('bulk learner import: crash and resume', () => {
         await admin.close();
       }
       const children: ChildProcess[] = [];
-      afterAll(async () => {
+      onTestFinished(async () => {
         await Promise.all(children.map((child) => killed(child, 'SIGKILL')));
         if (url && schema) {
           const admin = createDatabase({ dialect: 'postgres', url });

@@ -304,6 +304,79 @@ describe('bulk learner import: upsert semantics', async () => {
     expect(Number(count.count)).toBe(3);
   });
 
+  it('applies a file of several batches once: counts, updates, the list, and a re-import', async () => {
+    // 12,000 rows: 12 batches on SQLite, 3 on Postgres, each looked up while the one before
+    // commits. Matches and failures sit in later batches.
+    const ROWS = 12_000;
+    const { company, headers } = await createSignedInUser(app, { plan: 'enterprise' });
+    const keep = await insertLearner(app, company.uuid, { email: 'keep@example.test' });
+    const change = await insertLearner(app, company.uuid, { email: 'change@example.test' });
+    const back = await insertLearner(app, company.uuid, {
+      first_name: 'Back',
+      last_name: 'Again',
+      email: 'back@example.test',
+      deleted_at: app.clock.now().toISOString(),
+    });
+    const byPhone = await insertLearner(app, company.uuid, {
+      first_name: 'Mario',
+      last_name: 'Rossi',
+      email: null,
+      phone: '+393330000001',
+      channels: ['whatsapp'],
+    });
+    const list = await insertList(app, company.uuid, 'Everyone', [keep.uuid]);
+    const special: Record<number, string[]> = {
+      6001: ['Ada', 'Lovelace', 'keep@example.test', '', 'slack', 'en'],
+      6002: ['Changed', 'Name', 'change@example.test', '', 'slack', 'en'],
+      11001: ['Back', 'Again', 'back@example.test', '', 'slack', 'en'],
+      11002: ['Mario', 'Verdi', '', '+39 333 000 0001', 'whatsapp', 'it'],
+      11003: ['Luigi', 'Bianchi', '', '+39 333 000 0002', 'whatsapp', 'it'],
+    };
+    const rows = [HEADER];
+    for (let n = 1; n <= ROWS; n += 1) {
+      if (n % 4000 === 0) rows.push(['Bad', 'Row', `bad-${n}`, '', 'slack', 'en']);
+      else
+        rows.push(special[n] ?? ['Ada', 'Lovelace', `multi${n}@example.test`, '', 'slack', 'en']);
+    }
+    const file = { name: 'many.csv', content: csv(rows) };
+    const valid = ROWS - 3;
+
+    const first = await importFile(app, headers, file, { list_uuid: list.uuid });
+    expect(first).toMatchObject({
+      status: 'completed',
+      total_rows: ROWS,
+      processed_rows: ROWS,
+      created: valid - 4,
+      updated: 3,
+      skipped: 1,
+      failed: 3,
+    });
+    const learners = await learnersOf(app, company.uuid);
+    expect(learners).toHaveLength(valid);
+    expect(learners.filter((row) => row.deleted_at !== null)).toEqual([]);
+    const find = (uuid: string) => learners.find((row) => row.uuid === uuid);
+    expect(find(change.uuid)).toMatchObject({ first_name: 'Changed', last_name: 'Name' });
+    expect(find(byPhone.uuid)).toMatchObject({ first_name: 'Mario', last_name: 'Verdi' });
+    expect(find(back.uuid)).toMatchObject({ deleted_at: null, active: 1 });
+    const members = async () =>
+      (
+        await app.db
+          .selectFrom('learners_list_members')
+          .select('learner_uuid')
+          .where('list_uuid', '=', list.uuid)
+          .execute()
+      )
+        .map((row) => row.learner_uuid)
+        .sort();
+    const joined = await members();
+    expect(joined).toEqual(learners.map((row) => row.uuid).sort());
+
+    const again = await importFile(app, headers, file, { list_uuid: list.uuid });
+    expect(again).toMatchObject({ created: 0, updated: 0, skipped: valid, failed: 3 });
+    expect(await learnersOf(app, company.uuid)).toEqual(learners);
+    expect(await members()).toEqual(joined);
+  });
+
   it('refuses a list of another company or a malformed one with 422, writing nothing', async () => {
     const { headers } = await createSignedInUser(app);
     const other = await createSignedInUser(app);
@@ -612,7 +685,7 @@ describe('bulk learner import: the other calls', async () => {
         'Skipped (unchanged): 0',
         'Failed: 1',
         '',
-        'The rows that could not be imported, with their line and the reasons, are in the error report:',
+        'The rows that could not be imported, with their line and the reasons, are in the error report (kept for 30 days):',
         `/api/v1/learners/imports/${job.uuid}/errors`,
         '',
         `Import: /api/v1/learners/imports/${job.uuid}`,

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import {
   BULK_IMPORT_MAX_LEARNERS,
+  IMPORT_ERROR_REPORT_RETENTION_DAYS,
   IMPORT_TEMPLATE_HEADER,
   MESSAGES,
   UPLOAD_MAX_BYTES,
@@ -11,6 +12,7 @@ import {
   ZListImportJobsQuerySchema,
   ZListImportJobsResponseSchema,
   ZUuidSchema,
+  fillMessage,
 } from '@ccp/schemas';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -228,14 +230,21 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
       schema: {
         tags,
         summary: 'The error report: one CSV line per failed row with its line, reasons and cells',
-        description:
-          'Columns: line, errors (reasons joined by " | "), then the file’s own columns. The delimiter is the file’s. While the import runs, the report holds the rows processed so far.',
+        description: `Columns: line, errors (reasons joined by " | "), then the file’s own columns. The delimiter is the file’s. While the import runs, the report holds the rows processed so far. It is kept for ${IMPORT_ERROR_REPORT_RETENTION_DAYS} days after the import ends; then this answers 404.`,
         params: jobParams,
         response: { 200: csvBody },
       },
     },
     async (request, reply) => {
       const job = await findJob(authOf(request).user.company_uuid, request.params.jobUuid);
+      // Rows failed but the path is gone: the purge deleted the report (jobs/purge.ts).
+      if (job.failed > 0 && !job.error_report_path) {
+        throw notFound(
+          fillMessage(MESSAGES.importErrorReportExpired, {
+            days: IMPORT_ERROR_REPORT_RETENTION_DAYS,
+          }),
+        );
+      }
       const options = parseImportOptions(job.options);
       const committed = parseImportCheckpoint(job.checkpoint).error_bytes;
       reply
