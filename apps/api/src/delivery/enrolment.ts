@@ -321,6 +321,27 @@ export const cancelEnrolmentDeliveries = async (
   return canceled;
 };
 
+/** Drops the course's learners still invited (the opt-in closed) and cancels their lessons. */
+export const dropInvited = async (
+  trx: Executor,
+  courseUuid: string,
+  nowIso: string,
+): Promise<number> => {
+  const dropped = await trx
+    .updateTable('enrollments')
+    .set({ status: 'dropped', updated_at: nowIso })
+    .where('course_uuid', '=', courseUuid)
+    .where('status', '=', 'invited')
+    .returning('uuid')
+    .execute();
+  await cancelEnrolmentDeliveries(
+    trx,
+    dropped.map((row) => row.uuid),
+    nowIso,
+  );
+  return dropped.length;
+};
+
 type CourseLearner = LearnerContact & { uuid: string; locale: string };
 
 const courseLearners = async (trx: Executor, courseUuid: string): Promise<CourseLearner[]> =>

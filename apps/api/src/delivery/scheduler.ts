@@ -9,7 +9,7 @@ import { newUuid } from '../lib/ids.ts';
 import { createOutboxAdapters, limiterOf, realSleep, sendWithRetries } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, ChannelMessage, Sleep } from './channels.ts';
 import {
-  cancelEnrolmentDeliveries,
+  dropInvited,
   enrolmentCloseAt,
   lessonLanguage,
   loadCoursePlan,
@@ -261,21 +261,7 @@ const closeEnrolments = async ({ app, now, nowIso }: TickContext): Promise<numbe
   for (const course of courses) {
     const closeAt = enrolmentCloseAt(parseDistribution(course.distribution));
     if (!closeAt || closeAt.getTime() > now.getTime()) continue;
-    await app.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .updateTable('enrollments')
-        .set({ status: 'dropped', updated_at: nowIso })
-        .where('course_uuid', '=', course.uuid)
-        .where('status', '=', 'invited')
-        .returning('uuid')
-        .execute();
-      await cancelEnrolmentDeliveries(
-        trx,
-        rows.map((row) => row.uuid),
-        nowIso,
-      );
-      dropped += rows.length;
-    });
+    dropped += await app.db.transaction().execute((trx) => dropInvited(trx, course.uuid, nowIso));
   }
   return dropped;
 };
@@ -666,18 +652,7 @@ const updateStatuses = async ({ app, now, nowIso }: TickContext) => {
           .executeTakeFirst();
         if (waiting) return false;
       }
-      const dropped = await trx
-        .updateTable('enrollments')
-        .set({ status: 'dropped', updated_at: nowIso })
-        .where('course_uuid', '=', course.uuid)
-        .where('status', '=', 'invited')
-        .returning('uuid')
-        .execute();
-      await cancelEnrolmentDeliveries(
-        trx,
-        dropped.map((row) => row.uuid),
-        nowIso,
-      );
+      await dropInvited(trx, course.uuid, nowIso);
       // Lessons of learners who declined stay unsent for good.
       await trx
         .updateTable('lesson_deliveries')
