@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import {
@@ -17,6 +17,54 @@ type TFailure = 'invalidCredentials' | 'otpInvalid' | null;
 
 // Warm the client up once the user types (not on the autofocus: /login must load it lazily).
 const preload = () => void loadProviders();
+
+type StepCardProps = {
+  title: string;
+  intro: string;
+  onSubmit: (event: FormEvent) => Promise<void>;
+  /** The step's failure, shown under its fields. */
+  error: string | null;
+  /** A field was left empty. */
+  missing: boolean;
+  busy: boolean;
+  submit: string;
+  /** Below the form (the way back from the code step). */
+  after?: ReactNode;
+  children: ReactNode;
+};
+
+/** One sign-in step: its title, intro and fields, what went wrong, and its submit button. */
+const StepCard = ({
+  title,
+  intro,
+  onSubmit,
+  error,
+  missing,
+  busy,
+  submit,
+  after,
+  children,
+}: StepCardProps) => {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <section className="auth-card" aria-labelledby={`${id}-title`}>
+      <h1 id={`${id}-title`} className="auth-title">
+        {title}
+      </h1>
+      <p className="auth-intro">{intro}</p>
+      <form onSubmit={(event) => void onSubmit(event)} noValidate>
+        {children}
+        {error !== null && <PlainAlert type="error">{error}</PlainAlert>}
+        {missing && <PlainAlert type="warning">{t('validation.required')}</PlainAlert>}
+        <PlainButton type="submit" block loading={busy}>
+          {submit}
+        </PlainButton>
+      </form>
+      {after}
+    </section>
+  );
+};
 
 type Props = {
   /** Signed in (or signed in without 2FA yet): whoever shows the page moves on (the guards). */
@@ -111,97 +159,87 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
     await auth.logout({});
   };
 
-  const requiredHint = missing ? (
-    <PlainAlert type="warning">{t('validation.required')}</PlainAlert>
-  ) : null;
+  const step1Error = failure === 'invalidCredentials' ? t('pages.login.invalidCredentials') : null;
 
   if (step === 'otp') {
     return (
-      <section className="auth-card" aria-labelledby={`${id}-title`}>
-        <h1 id={`${id}-title`} className="auth-title">
-          {t('pages.login.otp.title')}
-        </h1>
-        <p className="auth-intro">{t('pages.login.otp.intro')}</p>
-        <form onSubmit={(event) => void submitCode(event)} noValidate>
-          <div className="field">
-            <label htmlFor={`${id}-code`}>{t('pages.login.otp.code')}</label>
-            <PlainInput
-              id={`${id}-code`}
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={7}
-              autoFocus
-              invalid={failure === 'otpInvalid'}
-            />
-          </div>
-          {failure === 'otpInvalid' && (
-            <PlainAlert type="error">{t('validation.otpInvalid')}</PlainAlert>
-          )}
-          {requiredHint}
-          <PlainButton type="submit" block loading={busy}>
-            {t('pages.login.otp.submit')}
+      <StepCard
+        title={t('pages.login.otp.title')}
+        intro={t('pages.login.otp.intro')}
+        onSubmit={submitCode}
+        error={failure === 'otpInvalid' ? t('validation.otpInvalid') : null}
+        missing={missing}
+        busy={busy}
+        submit={t('pages.login.otp.submit')}
+        after={
+          <PlainButton type="button" variant="link" onClick={() => void startOver()}>
+            {t('pages.login.otp.back')}
           </PlainButton>
-        </form>
-        <PlainButton type="button" variant="link" onClick={() => void startOver()}>
-          {t('pages.login.otp.back')}
-        </PlainButton>
-      </section>
+        }
+      >
+        <div className="field">
+          <label htmlFor={`${id}-code`}>{t('pages.login.otp.code')}</label>
+          <PlainInput
+            id={`${id}-code`}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            autoFocus
+            invalid={failure === 'otpInvalid'}
+          />
+        </div>
+      </StepCard>
     );
   }
 
   return (
-    <section className="auth-card" aria-labelledby={`${id}-title`}>
-      <h1 id={`${id}-title`} className="auth-title">
-        {t('pages.login.title')}
-      </h1>
-      <p className="auth-intro">{t('pages.login.intro')}</p>
-      <form onSubmit={(event) => void submitCredentials(event)} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-email`}>{t('pages.login.email')}</label>
-          <PlainInput
-            id={`${id}-email`}
-            type="email"
-            value={email}
-            onChange={(event) => {
-              setEmail(event.target.value);
-              preload();
-            }}
-            autoComplete="username"
-            autoFocus
-            invalid={failure === 'invalidCredentials'}
-          />
+    <StepCard
+      title={t('pages.login.title')}
+      intro={t('pages.login.intro')}
+      onSubmit={submitCredentials}
+      error={step1Error}
+      missing={missing}
+      busy={busy}
+      submit={t('pages.login.submit')}
+    >
+      <div className="field">
+        <label htmlFor={`${id}-email`}>{t('pages.login.email')}</label>
+        <PlainInput
+          id={`${id}-email`}
+          type="email"
+          value={email}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            preload();
+          }}
+          autoComplete="username"
+          autoFocus
+          invalid={step1Error !== null}
+        />
+      </div>
+      <div className="field">
+        <div className="field-label-row">
+          <label htmlFor={`${id}-password`}>{t('pages.login.password')}</label>
+          <a
+            className="forgot-link"
+            href={`mailto:${LINKS.supportEmail}?subject=${encodeURIComponent(t('pages.login.forgotSubject'))}`}
+          >
+            {t('pages.login.forgotPassword')}
+          </a>
         </div>
-        <div className="field">
-          <div className="field-label-row">
-            <label htmlFor={`${id}-password`}>{t('pages.login.password')}</label>
-            <a
-              className="forgot-link"
-              href={`mailto:${LINKS.supportEmail}?subject=${encodeURIComponent(t('pages.login.forgotSubject'))}`}
-            >
-              {t('pages.login.forgotPassword')}
-            </a>
-          </div>
-          <PlainPassword
-            id={`${id}-password`}
-            value={password}
-            onChange={(event) => {
-              setPassword(event.target.value);
-              preload();
-            }}
-            autoComplete="current-password"
-            invalid={failure === 'invalidCredentials'}
-          />
-        </div>
-        {failure === 'invalidCredentials' && (
-          <PlainAlert type="error">{t('pages.login.invalidCredentials')}</PlainAlert>
-        )}
-        {requiredHint}
-        <PlainButton type="submit" block loading={busy}>
-          {t('pages.login.submit')}
-        </PlainButton>
-      </form>
-    </section>
+        <PlainPassword
+          id={`${id}-password`}
+          value={password}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            preload();
+          }}
+          autoComplete="current-password"
+          invalid={step1Error !== null}
+        />
+      </div>
+    </StepCard>
   );
 };
