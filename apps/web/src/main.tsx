@@ -41,9 +41,10 @@ const prepareSignedIn = () => {
 // Most visits start signed out on /login: that screen shows with React and i18next alone, and
 // hands the page to the app once signed in. Any other address starts the app at once, with its
 // first page loading alongside the entry and the texts of the chosen language.
-const signInFirst = window.location.pathname === ROUTES.login && !hasStoredTokens();
+const signedIn = hasStoredTokens();
+const signInFirst = window.location.pathname === ROUTES.login && !signedIn;
 if (!signInFirst) {
-  preloadFor(window.location.pathname, hasStoredTokens());
+  preloadFor(window.location.pathname, signedIn);
   void loadApp();
 }
 
