@@ -409,14 +409,27 @@ describe('dataProvider: reference resources and the rest', () => {
     });
   });
 
-  it('says what is not there: analytics, exports, unknown resources and methods', async () => {
+  it('says what is not there: unknown resources, methods and reports', async () => {
     const { provider, calls } = setup({});
     await expect(provider.getList({ resource: 'analytics' })).rejects.toThrow(
-      'The "analytics" resource is not available yet: the API gains its analytics endpoints in a later issue',
+      'The "analytics" list is the per-course insights: pass meta.report "courses-insights"',
     );
-    await expect(provider.create({ resource: 'exports', variables: {} })).rejects.toThrow(
-      'The "exports" resource is not available yet',
+    await expect(provider.getOne({ resource: 'analytics', id: 'zick' })).rejects.toThrow(
+      'Unknown analytics report "zick". Reports: classroom, statistics, learners,',
     );
+    await expect(
+      provider.getOne({ resource: 'analytics', id: 'statistics', meta: { period: {} } }),
+    ).rejects.toThrow('The "statistics" report has no period');
+    await expect(
+      provider.getOne({
+        resource: 'analytics',
+        id: 'classroom',
+        meta: { period: { start_date: '1.1.2026' } },
+      }),
+    ).rejects.toThrow('as YYYY-MM-DD; got start_date="1.1.2026"');
+    await expect(
+      provider.create({ resource: 'exports', variables: { type: 'pdf', course_id: 'c1' } }),
+    ).rejects.toThrow("An export's type is one of statistics, not_enrolled_learners, course");
     await expect(provider.getList({ resource: 'posts' })).rejects.toThrow(
       'Unknown resource "posts". Known resources: courses, courses-short, learners,',
     );
@@ -424,6 +437,81 @@ describe('dataProvider: reference resources and the rest', () => {
       'The "channels" resource supports getList only, not create.',
     );
     expect(calls).toEqual([]);
+  });
+});
+
+describe('dataProvider: analytics and exports', () => {
+  const V1 = '/api/v1/analytics/classrooms';
+  const V2 = '/api/v2/analytics/classrooms';
+
+  it('answers each report of the current or the named classroom, with its period and course', async () => {
+    const { provider, requests } = setup({
+      [`GET ${V1}/room-1`]: { data: { total_courses: 3 } },
+      [`GET ${V1}/room-2`]: { data: { total_courses: 1 } },
+      [`GET ${V2}/room-1/statistics`]: { data: { learningTime: 40 } },
+      [`GET ${V2}/room-1/learners/status`]: { data: { total: 9 } },
+      [`GET ${V2}/room-1/distribution`]: { data: { list: [] } },
+      [`GET ${V1}/room-1/learners`]: { data: { interacted: 2 } },
+      'GET /api/v1/analytics/learners/l1': { data: { courses: [] } },
+      [`GET ${V2}/room-1/courses/insights`]: { data: [{ uuid: 'c1' }, { uuid: 'c2' }] },
+    });
+    expect(
+      await provider.getOne({
+        resource: 'analytics',
+        id: 'classroom',
+        meta: { period: { start_date: '2026-11-16', end_date: '2026-11-23' } },
+      }),
+    ).toEqual({ data: { total_courses: 3 } });
+    await provider.getOne({
+      resource: 'analytics',
+      id: 'classroom',
+      meta: { classroomUuid: 'room-2' },
+    });
+    await provider.getOne({ resource: 'analytics', id: 'statistics' });
+    await provider.getOne({
+      resource: 'analytics',
+      id: 'learners-status',
+      meta: { courseId: 'c1', period: { end_date: '2026-11-23' } },
+    });
+    await provider.getOne({ resource: 'analytics', id: 'distribution' });
+    await provider.getOne({ resource: 'analytics', id: 'learners' });
+    await provider.getOne({ resource: 'analytics', id: 'l1', meta: { report: 'learner' } });
+    expect(
+      await provider.getList({ resource: 'analytics', meta: { report: 'courses-insights' } }),
+    ).toEqual({ data: [{ uuid: 'c1' }, { uuid: 'c2' }], total: 2 });
+    expect(requests().map((call) => [call.path, call.options.query])).toEqual([
+      [`${V1}/room-1`, { start_date: '2026-11-16', end_date: '2026-11-23' }],
+      [`${V1}/room-2`, {}],
+      [`${V2}/room-1/statistics`, {}],
+      [`${V2}/room-1/learners/status`, { end_date: '2026-11-23', course_id: 'c1' }],
+      [`${V2}/room-1/distribution`, {}],
+      [`${V1}/room-1/learners`, {}],
+      ['/api/v1/analytics/learners/l1', {}],
+      [`${V2}/room-1/courses/insights`, undefined],
+    ]);
+  });
+
+  it('requests each kind of export and downloads one by id', async () => {
+    const { provider, requests } = setup({
+      'POST /api/v1/analytics/courses/c1/export-delivery-statistics': { data: { export_id: 'e1' } },
+      'POST /api/v1/analytics/courses/c1/export-not-enrolled-learners': {
+        data: { export_id: 'e2' },
+      },
+      [`POST ${V1}/room-1/courses/c1/export`]: { data: { export_id: 'e3' } },
+      'GET /api/v1/analytics/exports/e1/download': { data: { file_name: 'a.csv' } },
+    });
+    for (const type of ['statistics', 'not_enrolled_learners', 'course']) {
+      await provider.create({ resource: 'exports', variables: { type, course_id: 'c1' } });
+    }
+    expect(await provider.getOne({ resource: 'exports', id: 'e1' })).toEqual({
+      data: { file_name: 'a.csv' },
+    });
+    expect(requests().map((call) => `${call.method} ${call.path}`)).toEqual([
+      'POST /api/v1/analytics/courses/c1/export-delivery-statistics',
+      'POST /api/v1/analytics/courses/c1/export-not-enrolled-learners',
+      `POST ${V1}/room-1/courses/c1/export`,
+      'GET /api/v1/analytics/exports/e1/download',
+    ]);
   });
 });
 
