@@ -429,7 +429,36 @@ describe('reference resources, terms and plan limits', () => {
     const subscription = await provider.getOne({ resource: 'subscription', id: 'current' });
     expect(subscription.data.subscription_functions.length).toBeGreaterThan(0);
     expect(await provider.getList({ resource: 'terms' })).toEqual({ data: [], total: 0 });
-    await expect(provider.getList({ resource: 'analytics' })).rejects.toThrow('not available yet');
+  });
+
+  it('analytics: the reports and the per-course insights of the current classroom, as the API answers them', async () => {
+    const { provider, client, session } = await signIn('creator@example.com');
+    const room = (await session.currentClassroom()).uuid;
+    const period = { start_date: '2026-01-01', end_date: '2026-12-31' };
+    const classroom = await provider.getOne({
+      resource: 'analytics',
+      id: 'classroom',
+      meta: { period },
+    });
+    expect(classroom.data).toEqual(
+      (
+        await client.get<{ data: unknown }>(`/api/v1/analytics/classrooms/${room}`, {
+          query: period,
+        })
+      ).data,
+    );
+    const insights = await provider.getList<{ uuid: string; status: string }>({
+      resource: 'analytics',
+      meta: { report: 'courses-insights' },
+    });
+    expect(insights.total).toBeGreaterThan(0);
+    expect(insights.data.every((course) => ['active', 'delivered'].includes(course.status))).toBe(
+      true,
+    );
+    const statistics = await provider.getOne({ resource: 'analytics', id: 'statistics' });
+    expect(statistics.data).toEqual(
+      (await client.get<{ data: unknown }>(`/api/v2/analytics/classrooms/${room}/statistics`)).data,
+    );
   });
 
   it('the 7th learner on the Free plan: a 402 with the limit, the upgrade event once', async () => {
