@@ -21,18 +21,21 @@ import { LoginPage } from './pages/login/index.tsx';
 import { pageLoaders } from './pages/loaders.ts';
 import { lazyAuthProvider, lazyDataProvider } from './providers/lazy.ts';
 import { useNotificationProvider } from './providers/notification.tsx';
-import { RESOURCES } from './resources.ts';
+import { refineResources, resourcePages } from './resources.ts';
 
 // One chunk per page. The login page is in the entry: main.tsx shows it before this app loads.
 const TwoFactorPage = lazyNamed(pageLoaders.twoFactor, 'TwoFactorPage');
 const LogoutPage = lazyNamed(pageLoaders.logout, 'LogoutPage');
-const DashboardPage = lazyNamed(pageLoaders.dashboard, 'DashboardPage');
 const FaqPage = lazyNamed(pageLoaders.faq, 'FaqPage');
 const NotFoundPage = lazyNamed(pageLoaders.notFound, 'NotFoundPage');
-const CourseCreate = lazyNamed(pageLoaders.courseCreate, 'CourseCreate');
-const CourseImport = lazyNamed(pageLoaders.courseImport, 'CourseImport');
-const LearnerList = lazyNamed(pageLoaders.learners, 'LearnerList');
-const InsightsPage = lazyNamed(pageLoaders.insights, 'InsightsPage');
+
+// The resources' pages, from the registry (resources.ts).
+const RESOURCE_ROUTES = resourcePages().map((page) => ({
+  key: page.key,
+  path: page.nested ? `${page.path}/*` : page.path,
+  Page: lazyNamed(page.load, page.component),
+}));
+const RESOURCES = refineResources();
 
 const THEME: ThemeConfig = {
   token: { colorPrimary: '#3b5bdb', borderRadius: 8, fontSize: 15 },
@@ -98,11 +101,9 @@ export const App = () => {
                   </Route>
                   <Route element={<RouteGuard access="private" layout="app" />}>
                     <Route index element={<Navigate to={ROUTES.dashboard} replace />} />
-                    <Route path={ROUTES.dashboard} element={<DashboardPage />} />
-                    <Route path={`${ROUTES.coursesCreate}/*`} element={<CourseCreate />} />
-                    <Route path={`${ROUTES.coursesImport}/*`} element={<CourseImport />} />
-                    <Route path={`${ROUTES.learners}/*`} element={<LearnerList />} />
-                    <Route path={ROUTES.insights} element={<InsightsPage />} />
+                    {RESOURCE_ROUTES.map(({ key, path, Page }) => (
+                      <Route key={key} path={path} element={<Page />} />
+                    ))}
                   </Route>
                   <Route element={<RouteGuard access="open" layout="adaptive" />}>
                     <Route path={ROUTES.faq} element={<FaqPage />} />

@@ -13,6 +13,10 @@ export const LINKS = {
 /** Where the tokens live in localStorage (read without loading the client, see providers/lazy.ts). */
 export const TOKENS_STORAGE_KEY = 'ccp.tokens';
 export const LANGUAGE_STORAGE_KEY = 'ccp.language';
+/** The first-time 2FA setup in progress, in sessionStorage (read without loading the client). */
+export const PENDING_SETUP_STORAGE_KEY = 'ccp.pending-setup';
+/** Each user's chosen classroom: `ccp.classroom.<user uuid>` in localStorage. */
+export const CLASSROOM_STORAGE_PREFIX = 'ccp.classroom.';
 
 /**
  * Each language named in itself, as language pickers do (the same in every interface language).
@@ -27,6 +31,9 @@ export const LANGUAGE_NAMES: Record<TLocale, string> = {
 /** Seconds shown on /2fa after a successful setup before going to the dashboard. */
 export const TWO_FACTOR_REDIRECT_SECONDS = 5;
 
+/** Course cards per page on the dashboard; further pages are appended (spec §4). */
+export const DASHBOARD_PAGE_SIZE = 24;
+
 export const ROUTES = {
   login: '/login',
   logout: '/logout',
@@ -36,5 +43,14 @@ export const ROUTES = {
   coursesCreate: '/courses/create',
   coursesImport: '/courses/import',
   learners: '/learners',
+  learnersListCreate: '/learners/list/create',
   insights: '/insights',
 } as const;
+
+/** The wizard on an existing course (a draft resumes where it stands). */
+export const courseWizardPath = (uuid: string) =>
+  `${ROUTES.coursesCreate}/${encodeURIComponent(uuid)}`;
+
+/** Insights preselecting a course (the dashboard's "view report"). */
+export const courseReportPath = (uuid: string) =>
+  `${ROUTES.insights}?course=${encodeURIComponent(uuid)}`;

@@ -1,11 +1,125 @@
+import type { TResource } from '@ccp/data-provider';
 import type { ResourceProps } from '@refinedev/core';
+import type { ComponentType } from 'react';
 
 import { ROUTES } from './config.ts';
 
-/** The Refine resources with their routes; screens fill them in with their issues. */
-export const RESOURCES: ResourceProps[] = [
-  { name: 'dashboard', list: ROUTES.dashboard },
-  { name: 'courses', create: ROUTES.coursesCreate },
-  { name: 'learners', list: ROUTES.learners },
-  { name: 'insights', list: ROUTES.insights },
+// The one list of the web app's resources (house style, "Web pages"): each entry drives Refine's
+// `resources`, the routes with their lazy page chunks (App.tsx), the top-bar menu and the pages
+// preloaded at start (pages/loaders.ts). Names are the data provider's resource keys; paths are
+// the spec's (§2). A new screen is a folder `pages/<resource>/` and one line here.
+//
+// This file is in the entry chunk (main.tsx preloads from it): only paths and `import()` calls,
+// never a static import of a page, antd or an icon.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own constraint.
+type TPageModule = Record<string, ComponentType<any>>;
+
+/** A page of a resource: its path (the spec's) and the named export of its lazy chunk. */
+export type TResourcePage = {
+  path: string;
+  load: () => Promise<TPageModule>;
+  component: string;
+  /** Sub-routes belong to the page (a wizard's steps): the route matches `path/*`. */
+  nested?: boolean;
+};
+
+/** Refine's four actions, and the resource's other screens (an import, an upload). */
+export type TResourcePages = Partial<Record<'list' | 'create' | 'edit' | 'show', TResourcePage>> &
+  Record<string, TResourcePage | undefined>;
+
+export type TMenuIcon = 'home' | 'learners' | 'insights';
+
+export type TResourceEntry = {
+  name: TResource;
+  pages: TResourcePages;
+  /** In the top bar, in this order: its label key and icon. */
+  menu?: { labelKey: string; icon: TMenuIcon };
+};
+
+const coursesList = () => import('./pages/courses/list.tsx');
+const coursesCreate = () => import('./pages/courses/create.tsx');
+const coursesImport = () => import('./pages/courses/import.tsx');
+const learnersList = () => import('./pages/learners/list.tsx');
+const learnersListsCreate = () => import('./pages/learners-lists/create.tsx');
+const analyticsList = () => import('./pages/analytics/list.tsx');
+
+export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
+  {
+    name: 'courses',
+    // The dashboard is the courses' list (spec §2: course cards on /dashboard).
+    pages: {
+      list: { path: ROUTES.dashboard, load: coursesList, component: 'CourseList' },
+      create: {
+        path: ROUTES.coursesCreate,
+        load: coursesCreate,
+        component: 'CourseCreate',
+        nested: true,
+      },
+      import: {
+        path: ROUTES.coursesImport,
+        load: coursesImport,
+        component: 'CourseImport',
+        nested: true,
+      },
+    },
+    menu: { labelKey: 'layout.nav.home', icon: 'home' },
+  },
+  {
+    name: 'learners',
+    pages: {
+      list: { path: ROUTES.learners, load: learnersList, component: 'LearnerList', nested: true },
+    },
+    menu: { labelKey: 'layout.nav.learners', icon: 'learners' },
+  },
+  {
+    name: 'learners-lists',
+    pages: {
+      create: {
+        path: ROUTES.learnersListCreate,
+        load: learnersListsCreate,
+        component: 'LearnersListCreate',
+      },
+    },
+  },
+  {
+    name: 'analytics',
+    pages: { list: { path: ROUTES.insights, load: analyticsList, component: 'AnalyticsList' } },
+    menu: { labelKey: 'layout.nav.insights', icon: 'insights' },
+  },
 ];
+
+const REFINE_ACTIONS = ['list', 'create', 'edit', 'show'] as const;
+
+/** Refine's `resources`: the actions' paths, the other pages' paths in `meta.pages`. */
+export const refineResources = (): ResourceProps[] =>
+  RESOURCE_REGISTRY.map(({ name, pages, menu }) => {
+    const resource: ResourceProps = { name, meta: { label: menu?.labelKey } };
+    const others: Record<string, string> = {};
+    for (const [action, page] of Object.entries(pages)) {
+      if (!page) continue;
+      if ((REFINE_ACTIONS as readonly string[]).includes(action)) {
+        resource[action as (typeof REFINE_ACTIONS)[number]] = page.path;
+      } else others[action] = page.path;
+    }
+    resource.meta = { ...resource.meta, pages: others };
+    return resource;
+  });
+
+/** Every page of every resource, for the router. */
+export const resourcePages = (): (TResourcePage & { key: string })[] =>
+  RESOURCE_REGISTRY.flatMap(({ name, pages }) =>
+    Object.entries(pages).flatMap(([action, page]) =>
+      page ? [{ ...page, key: `${name}.${action}` }] : [],
+    ),
+  );
+
+/** The top-bar entries: each resource's list page with its label and icon, in registry order. */
+export const menuItems = () =>
+  RESOURCE_REGISTRY.flatMap(({ name, pages, menu }) =>
+    menu && pages.list ? [{ name, path: pages.list.path, ...menu }] : [],
+  );
+
+/** The chunk of the page at `pathname` (exact paths only; the guard may still redirect). */
+export const pageLoaderFor = (pathname: string): (() => Promise<unknown>) | undefined =>
+  resourcePages().find((page) => page.path === pathname)?.load;

@@ -12,6 +12,8 @@ export type TFirstStep = {
   access_token: string;
   refresh_token: string;
   is_2fa_enabled: boolean;
+  /** Seconds the first-step tokens live. */
+  expires_in?: number;
 };
 
 type TokenData = { access_token: string; refresh_token: string; expires_in?: number };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ApiError } from './api-error.ts';
 import { authProvider } from './auth-provider.ts';
+import type { TStoredFirstStep } from './auth-provider.ts';
 import { createSession } from './session.ts';
 import { fakeClient } from './test/fake-client.ts';
 import type { FakeAnswer, RecordedCall } from './test/fake-client.ts';
@@ -182,6 +183,53 @@ describe('authProvider: first-time 2FA setup', () => {
       'POST /api/v1/users/2fa-verify/',
       'POST /api/v1/users/2fa-verify/',
     ]);
+  });
+});
+
+describe('authProvider: a 2FA setup survives a reload', () => {
+  const memoryStore = () => {
+    let value: TStoredFirstStep | null = null;
+    return { get: () => value, set: (next: TStoredFirstStep | null) => (value = next) };
+  };
+
+  it('keeps the setup step in the store until the first-step token expires', async () => {
+    let clock = 1_000_000;
+    const store = memoryStore();
+    const first = setup({ 'GET /api/v1/users/2fa-qrcode': { data: { secret: 'S' } } }, false);
+    const auth = authProvider(first.client, { pendingStore: store, now: () => clock });
+    await auth.passwordStep(credentials);
+    expect(store.get()).toMatchObject({
+      access_token: 'first-access',
+      is_2fa_enabled: false,
+      expires_at: 1_000_000 + 900_000,
+    });
+
+    // A reload: a new provider over the same store still knows the setup and its token.
+    const reloaded = authProvider(first.client, { pendingStore: store, now: () => clock });
+    expect(reloaded.pendingStep()).toBe('setup');
+    expect(await reloaded.check()).toEqual({ authenticated: false, redirectTo: '/2fa' });
+    expect((await reloaded.twoFactorQrCode()).secret).toBe('S');
+
+    // After the token's lifetime the reload starts signed out, and the store is emptied.
+    clock += 900_000;
+    const late = authProvider(first.client, { pendingStore: store, now: () => clock });
+    expect(late.pendingStep()).toBeNull();
+    expect(await late.check()).toEqual({ authenticated: false, redirectTo: '/login' });
+    expect(store.get()).toBeNull();
+  });
+
+  it('never stores a code step, and forgets the setup on logout', async () => {
+    const store = memoryStore();
+    const withCode = setup();
+    await authProvider(withCode.client, { pendingStore: store }).passwordStep(credentials);
+    expect(store.get()).toBeNull();
+
+    const withSetup = setup({}, false);
+    const auth = authProvider(withSetup.client, { pendingStore: store });
+    await auth.passwordStep(credentials);
+    expect(store.get()).not.toBeNull();
+    await auth.logout({});
+    expect(store.get()).toBeNull();
   });
 });
 

@@ -35,11 +35,28 @@ export const DEFAULT_AUTH_ROUTES: AuthRoutes = {
   afterLogin: '/dashboard',
 };
 
+/** A first step waiting for the 2FA setup, as kept across reloads (until `expires_at`, epoch ms). */
+export type TStoredFirstStep = TFirstStep & { expires_at: number };
+
+/**
+ * Where a first step waiting for the 2FA setup survives a reload: session storage in the web app
+ * (gone with the tab), nothing in the CLI. Never kept longer than the first-step token lives.
+ */
+export type PendingStepStore = {
+  get: () => TStoredFirstStep | null;
+  set: (step: TStoredFirstStep | null) => void;
+};
+
 export type AuthProviderOptions = {
   /** Shared with the data provider of the same client; `sessionFor(client)` by default. */
   session?: Session;
   routes?: Partial<AuthRoutes>;
+  pendingStore?: PendingStepStore;
+  now?: () => number;
 };
+
+/** The first-step tokens live 15 minutes unless the API says otherwise (CCP_ACCESS_TOKEN_TTL). */
+const FIRST_STEP_DEFAULT_TTL_SECONDS = 900;
 
 /** After the password step: a code is due (`otp`) or 2FA must be set up first (`setup`). */
 export type TPendingStep = 'otp' | 'setup';
@@ -90,10 +107,42 @@ export const authProvider = (
 ): CcpAuthProvider => {
   const session = options.session ?? sessionFor(client);
   const routes = { ...DEFAULT_AUTH_ROUTES, ...options.routes };
-  let pending: (TFirstStep & { user?: TUser }) | null = null;
+  const now = options.now ?? Date.now;
+  const store = options.pendingStore;
+
+  // A half-done first-time setup (no 2FA yet) is kept, so a reload of /2fa or any page still
+  // finds the setup (spec §2: signed in without 2FA goes to /2fa). A code step is not kept: the
+  // login page starts over.
+  const restore = (): (TFirstStep & { user?: TUser }) | null => {
+    const stored = store?.get() ?? null;
+    if (!stored) return null;
+    if (stored.is_2fa_enabled || stored.expires_at <= now()) {
+      store?.set(null);
+      return null;
+    }
+    const { expires_at: _expiresAt, ...first } = stored;
+    return first;
+  };
+  let pending: (TFirstStep & { user?: TUser }) | null = restore();
+  const setPending = (next: TFirstStep | null) => {
+    pending = next;
+    if (!store) return;
+    if (!next || next.is_2fa_enabled) {
+      store.set(null);
+      return;
+    }
+    const ttl = next.expires_in ?? FIRST_STEP_DEFAULT_TTL_SECONDS;
+    store.set({
+      access_token: next.access_token,
+      refresh_token: next.refresh_token,
+      is_2fa_enabled: false,
+      expires_in: ttl,
+      expires_at: now() + ttl * 1000,
+    });
+  };
 
   const signedIn = (user: TUser): AuthActionResponse => {
-    pending = null;
+    setPending(null);
     // Whatever the previous user left (company, classroom, lists) is not this user's.
     session.clear();
     session.setIdentity(user);
@@ -104,13 +153,13 @@ export const authProvider = (
     email: string;
     password: string;
   }): Promise<PasswordStepResult> => {
-    pending = null;
+    setPending(null);
     try {
       const first = await passwordStep(client, {
         username: credentials.email,
         password: credentials.password,
       });
-      pending = first;
+      setPending(first);
       return first.is_2fa_enabled
         ? { success: true, next: 'otp' }
         : { success: true, next: 'setup', redirectTo: routes.twoFactorSetup };
@@ -141,7 +190,7 @@ export const authProvider = (
       if (user === false) return { success: false, error: loginError(MESSAGES.otpInvalid) };
       return signedIn(user);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) pending = null;
+      if (error instanceof ApiError && error.status === 401) setPending(null);
       if (error instanceof Error) return { success: false, error };
       throw error;
     }
@@ -195,7 +244,7 @@ export const authProvider = (
     logout: async () => {
       // A half-done login ends on the server too, with its first-step token.
       const bearer = pending && !client.tokens.get() ? pending.access_token : undefined;
-      pending = null;
+      setPending(null);
       await signOut(client, bearer);
       session.clear();
       return { success: true, redirectTo: routes.login };

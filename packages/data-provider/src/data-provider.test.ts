@@ -588,6 +588,41 @@ describe('dataProvider: custom and actions', () => {
     ]);
   });
 
+  it('leaves failures to the caller with meta.errorFeedback "caller", but never the upgrade modal or a logout', async () => {
+    const { provider, requests } = setup({
+      [`POST ${COURSES}/c1/clone`]: { data: { uuid: 'c2' } },
+      'POST /api/v1/learners-lists': { data: { uuid: 'l1' } },
+    });
+    await provider.custom({
+      ...actionRequests.cloneCourse('c1'),
+      meta: { errorFeedback: 'caller' },
+    });
+    await provider.create({
+      resource: 'learners-lists',
+      variables: { name: 'A' },
+      meta: { errorFeedback: 'caller' },
+    });
+    await provider.custom({ ...actionRequests.cloneCourse('c1') });
+    const [clone, create, plain] = requests().map((call) => call.options.quiet);
+    const failure = (type: 'toast' | 'errorModal' | 'upgrade' | 'logout') => {
+      const error = new ApiError({ status: 422, code: 'X', message: 'x' });
+      error.reaction =
+        type === 'toast' || type === 'errorModal'
+          ? { type, message: 'x' }
+          : type === 'upgrade'
+            ? { type, message: null }
+            : { type };
+      return error;
+    };
+    for (const quiet of [clone, create]) {
+      expect(quiet?.(failure('toast'))).toBe(true);
+      expect(quiet?.(failure('errorModal'))).toBe(true);
+      expect(quiet?.(failure('upgrade'))).toBe(false);
+      expect(quiet?.(failure('logout'))).toBe(false);
+    }
+    expect(plain).toBeUndefined();
+  });
+
   it('rejects with the client’s ApiError untouched (a Refine HttpError)', async () => {
     const failure = new ApiError({
       status: 422,

@@ -17,7 +17,7 @@ import type { TResource } from './resources/index.ts';
 import type { ResourceContext, ResourceHandlers, ResourceMethod } from './resources/types.ts';
 import { sessionFor } from './session.ts';
 import type { Session } from './session.ts';
-import { fillPath } from './utils/api.ts';
+import { fillPath, quietFor } from './utils/api.ts';
 import { readFilters, rejectSorters } from './utils/query.ts';
 
 export { COURSES_PATH } from './resources/courses.ts';
@@ -174,7 +174,9 @@ export const dataProvider = (
       readFilters('custom', filters, {});
       const context = contextOf(meta);
       const path = apiPathOf(client.apiUrl, await fillPath(url, context), url);
+      const quiet = quietFor(context.meta);
       const body: unknown = await client.request(method, path, {
+        ...(quiet ? { quiet } : {}),
         ...(query ? { query: query as Record<string, QueryValue> } : {}),
         ...(payload instanceof FormData ? { form: payload } : { body: payload }),
         signal: context.signal,

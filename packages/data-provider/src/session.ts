@@ -20,8 +20,14 @@ export type Session = {
   setIdentity: (user: TUser) => void;
   company: () => Promise<TCompany>;
   classrooms: () => Promise<TClassroom[]>;
-  /** The first classroom the API returns (spec §1); rejects with "Failed to fetch classrooms." without one. */
+  /**
+   * The classroom the user works in: the one they chose (remembered per user by the
+   * `classroomChoice` store) while it still exists, else the first the API returns (spec §1).
+   * Rejects with "Failed to fetch classrooms." when there is none.
+   */
   currentClassroom: () => Promise<TClassroom>;
+  /** Makes a classroom the current one (and remembers it for this user); null forgets the choice. */
+  selectClassroom: (uuid: string | null) => Promise<void>;
   learnersLists: () => Promise<TLearnersList[]>;
   setLearnersLists: (lists: TLearnersList[]) => void;
   /** After a change to lists or their members, the next read fetches them again. */
@@ -30,7 +36,16 @@ export type Session = {
   clear: () => void;
 };
 
-export type SessionOptions = ReferenceCacheOptions & { cache?: ReferenceCache };
+/** Where a host remembers each user's chosen classroom: localStorage in the web app. */
+export type ClassroomChoiceStore = {
+  get: (userUuid: string) => string | null;
+  set: (userUuid: string, classroomUuid: string | null) => void;
+};
+
+export type SessionOptions = ReferenceCacheOptions & {
+  cache?: ReferenceCache;
+  classroomChoice?: ClassroomChoiceStore;
+};
 
 export const createSession = (client: HttpClient, options: SessionOptions = {}): Session => {
   const now = options.now ?? Date.now;
@@ -43,6 +58,13 @@ export const createSession = (client: HttpClient, options: SessionOptions = {}):
     const path = `/api/v1/companies/${encodeURIComponent(company.uuid)}/classrooms`;
     return (await client.get<{ data: TClassroom[] }>(path)).data;
   }, forever);
+  // A choice made in this session wins over the stored one (a host without a store still switches).
+  let chosen: string | null | undefined;
+  const chosenClassroom = async (): Promise<string | null> => {
+    if (chosen !== undefined) return chosen;
+    if (!options.classroomChoice || !client.tokens.get()) return null;
+    return options.classroomChoice.get((await user.get()).uuid);
+  };
   const learnersLists = cachedValue(
     async () => (await client.get<{ data: TLearnersList[] }>('/api/v1/learners-lists')).data,
     forever,
@@ -56,14 +78,22 @@ export const createSession = (client: HttpClient, options: SessionOptions = {}):
     company: () => cache.company(),
     classrooms: () => classrooms.get(),
     currentClassroom: async () => {
-      const [first] = await classrooms.get();
+      const rooms = await classrooms.get();
+      const [first] = rooms;
       if (!first) throw new Error(MESSAGES.classroomsFailed);
-      return first;
+      return pickClassroom(rooms, await chosenClassroom()) ?? first;
+    },
+    selectClassroom: async (uuid) => {
+      chosen = uuid;
+      if (options.classroomChoice && client.tokens.get()) {
+        options.classroomChoice.set((await user.get()).uuid, uuid);
+      }
     },
     learnersLists: () => learnersLists.get(),
     setLearnersLists: (lists) => learnersLists.set(lists),
     invalidateLearnersLists: () => learnersLists.clear(),
     clear: () => {
+      chosen = undefined;
       user.clear();
       classrooms.clear();
       learnersLists.clear();
@@ -71,6 +101,12 @@ export const createSession = (client: HttpClient, options: SessionOptions = {}):
     },
   };
 };
+
+/** The chosen classroom while it still exists, else the first (spec §1); undefined without any. */
+export const pickClassroom = <T extends { uuid: string }>(
+  rooms: readonly T[],
+  choice: string | null | undefined,
+): T | undefined => rooms.find((room) => room.uuid === choice) ?? rooms[0];
 
 const sessions = new WeakMap<HttpClient, Session>();
 

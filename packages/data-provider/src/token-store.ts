@@ -1,3 +1,5 @@
+import type { PendingStepStore, TStoredFirstStep } from './auth-provider.ts';
+
 /** The tokens a signed-in client holds. */
 export type TTokens = {
   access_token: string;
@@ -44,4 +46,26 @@ export const webStorageTokenStore = (storage: StorageLike, key = 'ccp.tokens'): 
   },
   set: (tokens) => storage.setItem(key, JSON.stringify(tokens)),
   clear: () => storage.removeItem(key),
+});
+
+/** A first step waiting for the 2FA setup, in Web Storage (session storage in the web app). */
+export const webStoragePendingStore = (
+  storage: StorageLike,
+  key = 'ccp.pending-setup',
+): PendingStepStore => ({
+  get: () => {
+    const raw = storage.getItem(key);
+    if (!raw) return null;
+    try {
+      const parsed = JSON.parse(raw) as Partial<TStoredFirstStep>;
+      return typeof parsed.access_token === 'string' &&
+        typeof parsed.refresh_token === 'string' &&
+        typeof parsed.expires_at === 'number'
+        ? { ...(parsed as TStoredFirstStep), is_2fa_enabled: parsed.is_2fa_enabled === true }
+        : null;
+    } catch {
+      return null;
+    }
+  },
+  set: (step) => (step ? storage.setItem(key, JSON.stringify(step)) : storage.removeItem(key)),
 });

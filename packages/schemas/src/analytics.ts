@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { ZUuidSchema, dataEnvelope } from './common.ts';
 import { COURSE_STATUSES } from './constants.ts';
+import { addCalendarDays, deliveryCalendarDate } from './course-distribution.ts';
 import { MESSAGES } from './messages.ts';
 
 // The analytics shapes of spec §3/§7 and the formulas behind them. docs/metrics.md defines every
@@ -100,6 +101,26 @@ const checkPeriod = (
   } else if (periodDays(query.start_date, query.end_date) > ANALYTICS_MAX_PERIOD_DAYS) {
     ctx.addIssue({ code: 'custom', path: ['end_date'], message: MESSAGES.analyticsPeriodMax });
   }
+};
+
+/**
+ * The dashboard's periods (spec §2: W week, M month, Y year, ALL): the last 7, 30 and 365
+ * Europe/Rome days up to today, and no bounds at all. Rolling rather than calendar periods, so
+ * Monday morning's "W" is not almost empty (docs/decisions.md).
+ */
+export const STATS_PERIODS = { W: 7, M: 30, Y: 365, ALL: null } as const;
+export type TStatsPeriod = keyof typeof STATS_PERIODS;
+export const STATS_PERIOD_KEYS = Object.keys(STATS_PERIODS) as TStatsPeriod[];
+
+/** The dates of a period ending today (Europe/Rome), or none for ALL. */
+export const statsPeriodDates = (
+  period: TStatsPeriod,
+  now: Date,
+): { start_date?: string; end_date?: string } => {
+  const days = STATS_PERIODS[period];
+  if (days === null) return {};
+  const today = deliveryCalendarDate(now);
+  return { start_date: addCalendarDays(today, 1 - days), end_date: today };
 };
 
 /** `start_date` / `end_date` (YYYY-MM-DD, Europe/Rome days, both inclusive, both optional). */

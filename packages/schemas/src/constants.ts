@@ -125,7 +125,11 @@ export const AI_ASSESSMENT_TYPES = ['random', 'true_false', 'multiple_option'] a
 export const PAGINATION = { defaultPerPage: 15, maxPerPage: 100 } as const;
 
 export const DATE_FORMAT = 'DD-MM-YYYY HH:mm';
-export const NUMBER_LOCALE = 'it-IT';
+/**
+ * Number formats by interface language (spec §9 "numbers formatted in the Italian locale", read
+ * as: Italian formatting for Italian users, and each language its own; docs/decisions.md).
+ */
+export const NUMBER_LOCALES: Record<TLocale, string> = { en: 'en-GB', it: 'it-IT', de: 'de-DE' };
 export const CHART_DAYS = 15;
 export const MODAL_AUTO_CLOSE_MS = 1000;
 export const PHONE_PREFERRED_COUNTRIES = ['it', 'ie'] as const;

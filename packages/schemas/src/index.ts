@@ -13,5 +13,6 @@ export * from './learners-list.ts';
 export * from './messages.ts';
 export * from './organisation.ts';
 export * from './plan-gating.ts';
+export * from './scores.ts';
 export * from './subscription.ts';
 export * from './terms.ts';

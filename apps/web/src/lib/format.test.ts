@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
-import { describe, expect, it } from 'vitest';
+import i18n from 'i18next';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { formatDate, formatNumber, formatPercent } from './format.ts';
 
@@ -21,15 +22,28 @@ describe('formatDate (spec §9: dd-MM-yyyy hh:mm)', () => {
   });
 });
 
-describe('formatNumber (spec §9: Italian number format)', () => {
-  it('groups thousands with dots and uses a decimal comma', () => {
+describe('formatNumber: in the interface language’s format (Italian in Italian)', () => {
+  beforeAll(() => i18n.init({ lng: 'en', resources: {} }));
+  afterEach(() => i18n.changeLanguage('en'));
+
+  it('English groups with commas and a decimal point', async () => {
+    await i18n.changeLanguage('en');
+    expect(formatNumber(1234567.5)).toBe('1,234,567.5');
+    expect(formatPercent(66.666)).toBe('66.7%');
+  });
+
+  it('Italian and German group thousands with dots and use a decimal comma', async () => {
+    await i18n.changeLanguage('de');
+    expect(formatNumber(1234567.5)).toBe('1.234.567,5');
+    await i18n.changeLanguage('it');
     expect(formatNumber(1234567.5)).toBe('1.234.567,5');
     expect(formatNumber(100000)).toBe('100.000');
     expect(formatNumber(0)).toBe('0');
     expect(formatNumber(null)).toBe('');
   });
 
-  it('shows rates with one decimal', () => {
+  it('shows rates with one decimal', async () => {
+    await i18n.changeLanguage('it');
     expect(formatPercent(66.666)).toBe('66,7%');
     expect(formatPercent(100)).toBe('100%');
   });

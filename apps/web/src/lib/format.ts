@@ -1,14 +1,24 @@
-import { DATE_FORMAT, NUMBER_LOCALE } from '@ccp/schemas';
+import { DATE_FORMAT, DEFAULT_LOCALE, NUMBER_LOCALES } from '@ccp/schemas';
+import type { TLocale } from '@ccp/schemas';
 import dayjs from 'dayjs';
 import 'dayjs/locale/de';
 import 'dayjs/locale/it';
 import i18n from 'i18next';
 
-// Dates and numbers as spec §9 shows them: dd-MM-yyyy hh:mm (24-hour) and Italian number
-// formatting, whatever the interface language. dayjs follows the language for the names antd's
-// date pickers show (months, weekdays, first day of the week).
+// Dates as spec §9 shows them, dd-MM-yyyy hh:mm (24-hour) in every language; numbers in the
+// interface language's format (Italian in Italian: 1.234,5). dayjs follows the language for the
+// names antd's date pickers show (months, weekdays, first day of the week).
 
-const numbers = new Intl.NumberFormat(NUMBER_LOCALE);
+const formats = new Map<string, Intl.NumberFormat>();
+const numberFormat = (): Intl.NumberFormat => {
+  const language = (i18n.language in NUMBER_LOCALES ? i18n.language : DEFAULT_LOCALE) as TLocale;
+  let format = formats.get(language);
+  if (!format) {
+    format = new Intl.NumberFormat(NUMBER_LOCALES[language]);
+    formats.set(language, format);
+  }
+  return format;
+};
 
 export const formatDate = (value: string | number | Date | null | undefined): string => {
   if (value === null || value === undefined || value === '') return '';
@@ -17,12 +27,12 @@ export const formatDate = (value: string | number | Date | null | undefined): st
 };
 
 export const formatNumber = (value: number | null | undefined): string =>
-  value === null || value === undefined || Number.isNaN(value) ? '' : numbers.format(value);
+  value === null || value === undefined || Number.isNaN(value) ? '' : numberFormat().format(value);
 
 export const formatPercent = (value: number | null | undefined): string =>
   value === null || value === undefined || Number.isNaN(value)
     ? ''
-    : `${numbers.format(Math.round(value * 10) / 10)}%`;
+    : `${numberFormat().format(Math.round(value * 10) / 10)}%`;
 
 const followLanguage = (lng: string | undefined) => {
   dayjs.locale(lng && ['en', 'it', 'de'].includes(lng) ? lng : 'en');

@@ -2,14 +2,16 @@ import {
   ApiError,
   authProvider,
   createHttpClient,
+  createSession,
   dataProvider,
-  sessionFor,
+  webStoragePendingStore,
   webStorageTokenStore,
 } from '@ccp/data-provider';
 
 import { MESSAGES } from '@ccp/schemas';
 
-import { TOKENS_STORAGE_KEY } from '../config.ts';
+import { PENDING_SETUP_STORAGE_KEY, TOKENS_STORAGE_KEY } from '../config.ts';
+import { classroomChoiceStore } from '../lib/classroom-choice.ts';
 import { describeMessage } from '../lib/messages.ts';
 import { uiEvents } from '../lib/ui-events.ts';
 
@@ -32,12 +34,16 @@ export const createProviders = () => {
       logout: () => uiEvents.emit('logout', undefined),
     },
   });
-  const session = sessionFor(client);
+  const session = createSession(client, { classroomChoice: classroomChoiceStore });
   exposeForDebugging(client);
   return {
     client,
     session,
-    auth: authProvider(client, { session }),
+    auth: authProvider(client, {
+      session,
+      // A first-time 2FA setup survives a reload of the tab, never longer than its token.
+      pendingStore: webStoragePendingStore(window.sessionStorage, PENDING_SETUP_STORAGE_KEY),
+    }),
     data: dataProvider(client, { session }),
     signInFailures,
   };

@@ -1,7 +1,16 @@
 import type { CcpDataProvider } from '@ccp/data-provider';
-import type { AuthProvider, DataProvider } from '@refinedev/core';
+import type {
+  AuthProvider,
+  BaseRecord,
+  CreateParams,
+  CustomParams,
+  DeleteOneParams,
+  GetListParams,
+  GetOneParams,
+  UpdateParams,
+} from '@refinedev/core';
 
-import { ROUTES, TOKENS_STORAGE_KEY } from '../config.ts';
+import { PENDING_SETUP_STORAGE_KEY, ROUTES, TOKENS_STORAGE_KEY } from '../config.ts';
 import type { TProviders } from './create.ts';
 
 // The http client, the providers and zod (~30 KB gzip) load on first need, not with /login:
@@ -30,12 +39,21 @@ export const hasStoredTokens = (): boolean => {
   }
 };
 
-// Without tokens and before the client exists there can be no half-done login either.
-const certainlySignedOut = () => loaded === null && !hasStoredTokens();
+/** Whether this tab is in the middle of a first-time 2FA setup (see providers/create.ts). */
+const hasPendingSetup = (): boolean => {
+  try {
+    return window.sessionStorage.getItem(PENDING_SETUP_STORAGE_KEY) !== null;
+  } catch {
+    return false;
+  }
+};
+
+// Without tokens or a setup in progress, and before the client exists, nobody is signed in.
+const certainlySignedOut = () => loaded === null && !hasStoredTokens() && !hasPendingSetup();
 
 /** Refine's auth provider: @ccp/data-provider's, loaded on first use. */
 export const lazyAuthProvider: AuthProvider = {
-  login: async (params) => (await loadProviders()).auth.login(params as never),
+  login: async (params) => (await loadProviders()).auth.login(params),
   logout: async (params) => {
     if (certainlySignedOut()) return { success: true, redirectTo: ROUTES.login };
     return (await loadProviders()).auth.logout(params);
@@ -51,20 +69,23 @@ export const lazyAuthProvider: AuthProvider = {
   },
 };
 
-const forward =
-  <K extends Exclude<keyof CcpDataProvider, 'getApiUrl'>>(method: K) =>
-  async (params: Parameters<CcpDataProvider[K]>[0]) => {
-    const { data } = await loadProviders();
-    return (data[method] as (input: typeof params) => ReturnType<CcpDataProvider[K]>)(params);
-  };
-
 /** Refine's data provider: @ccp/data-provider's, loaded on first use. */
-export const lazyDataProvider = {
+export const lazyDataProvider: CcpDataProvider = {
   getApiUrl: () => window.location.origin,
-  getList: forward('getList'),
-  getOne: forward('getOne'),
-  create: forward('create'),
-  update: forward('update'),
-  deleteOne: forward('deleteOne'),
-  custom: forward('custom'),
-} as unknown as DataProvider;
+  getList: async <TData extends BaseRecord = BaseRecord>(params: GetListParams) =>
+    (await loadProviders()).data.getList<TData>(params),
+  getOne: async <TData extends BaseRecord = BaseRecord>(params: GetOneParams) =>
+    (await loadProviders()).data.getOne<TData>(params),
+  create: async <TData extends BaseRecord = BaseRecord, TVariables = object>(
+    params: CreateParams<TVariables>,
+  ) => (await loadProviders()).data.create<TData, TVariables>(params),
+  update: async <TData extends BaseRecord = BaseRecord, TVariables = object>(
+    params: UpdateParams<TVariables>,
+  ) => (await loadProviders()).data.update<TData, TVariables>(params),
+  deleteOne: async <TData extends BaseRecord = BaseRecord, TVariables = object>(
+    params: DeleteOneParams<TVariables>,
+  ) => (await loadProviders()).data.deleteOne<TData, TVariables>(params),
+  custom: async <TData extends BaseRecord = BaseRecord, TQuery = unknown, TPayload = unknown>(
+    params: CustomParams<TQuery, TPayload>,
+  ) => (await loadProviders()).data.custom<TData, TQuery, TPayload>(params),
+};

@@ -1,5 +1,5 @@
 import type { TPaginationLinks, TPaginationMeta } from '@ccp/schemas';
-import type { BaseKey } from '@refinedev/core';
+import type { BaseKey, MetaQuery } from '@refinedev/core';
 
 import type { RequestOptions } from '../http-client.ts';
 import type { ListResult, ResourceContext } from '../resources/types.ts';
@@ -34,13 +34,27 @@ export const fillPath = async (template: string, context: ResourceContext): Prom
   return filled;
 };
 
+/**
+ * With `meta.errorFeedback: 'caller'` the page tells the user about a failure itself (a form puts
+ * 422 field errors under its fields, an action names what failed): the client then shows no toast
+ * or error modal of its own. The upgrade modal and the way out of an ended session stay.
+ */
+export const quietFor = (meta: MetaQuery): RequestOptions['quiet'] =>
+  meta.errorFeedback === 'caller'
+    ? (error) => error.reaction?.type === 'toast' || error.reaction?.type === 'errorModal'
+    : undefined;
+
 /** A call answering the API's `{data}` envelope, unwrapped. */
 export const apiData = async <T>(
-  { client, signal }: ResourceContext,
+  { client, signal, meta }: ResourceContext,
   method: string,
   path: string,
   request: RequestOptions = {},
-): Promise<T> => (await client.request<{ data: T }>(method, path, { signal, ...request })).data;
+): Promise<T> => {
+  const quiet = quietFor(meta);
+  const options = { signal, ...(quiet ? { quiet } : {}), ...request };
+  return (await client.request<{ data: T }>(method, path, options)).data;
+};
 
 type Paginated = { data: unknown[]; meta?: TPaginationMeta; links?: TPaginationLinks };
 

@@ -32,7 +32,7 @@ test('password, then a wrong code ("Invalid OTP"), then the right one opens the 
     await loginPage.submitCode(code);
     await expect(page).toHaveURL('/dashboard');
   });
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Welcome, /, level: 1 })).toBeVisible();
   await appFrame.expectShown();
   const stored = await page.evaluate((key) => window.localStorage.getItem(key), TOKENS_STORAGE_KEY);
   expect(JSON.parse(stored ?? '{}')).toHaveProperty('refresh_token');

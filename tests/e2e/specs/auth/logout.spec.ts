@@ -3,7 +3,7 @@ import { ACCOUNTS, DEMO_TOTP_SECRET } from '../../helpers/accounts.ts';
 import { withFreshCode } from '../../helpers/totp.ts';
 import { TOKENS_STORAGE_KEY } from '../../requests/auth.ts';
 
-test.use({ account: 'creator' });
+test.use({ account: 'creator', freshSession: true });
 
 test('log out: back to /login, tokens gone and revoked, Back does not show the dashboard', async ({
   page,
@@ -11,7 +11,7 @@ test('log out: back to /login, tokens gone and revoked, Back does not show the d
   loginPage,
 }) => {
   await appFrame.goto('/dashboard');
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome, Chiara!', level: 1 })).toBeVisible();
   const readTokens = () =>
     page.evaluate((key) => window.localStorage.getItem(key), TOKENS_STORAGE_KEY);
   const { access_token: accessToken } = JSON.parse((await readTokens()) ?? '{}') as {
@@ -30,7 +30,7 @@ test('log out: back to /login, tokens gone and revoked, Back does not show the d
   await page.goBack();
   await expect(page).toHaveURL('/login');
   await expect(loginPage.email).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'Welcome, Chiara!' })).toBeHidden();
   await expect(appFrame.nav).toBeHidden();
 
   // Signing in again on the same page (the app's own /login, not a fresh load) works as well.
@@ -39,6 +39,6 @@ test('log out: back to /login, tokens gone and revoked, Back does not show the d
     await loginPage.submitCode(code);
     await expect(page).toHaveURL('/dashboard');
   });
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome, Chiara!', level: 1 })).toBeVisible();
   await appFrame.expectShown();
 });

@@ -36,6 +36,13 @@ test('signed in without 2FA: every page but /2fa and /logout sends to /2fa', asy
   await loginPage.submitCredentials('newCreator');
   await expect(page).toHaveURL('/2fa');
   await expect(twoFactorPage.heading).toBeVisible();
+  // A reload keeps the setup: still signed in without 2FA, so still on /2fa with its QR code.
+  await page.reload();
+  await expect(page).toHaveURL('/2fa');
+  await expect(twoFactorPage.qrCode).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL('/2fa');
+  await expect(twoFactorPage.heading).toBeVisible();
   const paths = trackPaths(page);
 
   const footer = page.getByRole('navigation', { name: 'Footer' });
@@ -130,7 +137,7 @@ test.describe('terms an administrator must accept', () => {
     );
     await page.reload();
     expect(await (await listed).json()).toEqual({ data: [] });
-    await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome, Liam!', level: 1 })).toBeVisible();
     await expect(termsModal.dialog).toBeHidden();
   });
 });

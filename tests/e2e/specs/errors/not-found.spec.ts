@@ -20,6 +20,6 @@ test.describe('signed in', () => {
     await appFrame.expectShown();
     await page.getByRole('button', { name: 'Go to the dashboard' }).click();
     await expect(page).toHaveURL('/dashboard');
-    await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /^Welcome, /, level: 1 })).toBeVisible();
   });
 });

@@ -30,6 +30,6 @@ test.describe('signed in', () => {
     await expect(back).toHaveAttribute('href', '/dashboard');
     await back.click();
     await expect(page).toHaveURL('/dashboard');
-    await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /^Welcome, /, level: 1 })).toBeVisible();
   });
 });

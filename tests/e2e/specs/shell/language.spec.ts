@@ -33,13 +33,13 @@ test.describe('signed in', () => {
 
   test('the top bar switch translates the frame and the page', async ({ page, appFrame }) => {
     await appFrame.goto('/dashboard');
-    const intro = page.getByText(/^Build micro-learning courses/);
-    await expect(intro).toBeVisible();
+    const overview = page.getByRole('heading', { level: 2, name: 'Overview' });
+    await expect(overview).toBeVisible();
 
     await appFrame.language.selectOption('it');
     await expect(page.getByRole('navigation', { name: 'Navigazione principale' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Esci' })).toBeVisible();
-    await expect(page.getByText(/^Crea corsi di micro-learning/)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Panoramica' })).toBeVisible();
     await expect(htmlLang(page)).toHaveAttribute('lang', 'it');
 
     await page.getByLabel('Lingua').first().selectOption('de');
@@ -50,6 +50,7 @@ test.describe('signed in', () => {
     await page.reload();
     await expect(page.getByRole('navigation', { name: 'Hauptnavigation' })).toBeVisible();
     await expect(htmlLang(page)).toHaveAttribute('lang', 'de');
-    await expect(intro).toBeHidden();
+    await expect(page.getByRole('heading', { level: 2, name: 'Überblick' })).toBeVisible();
+    await expect(overview).toBeHidden();
   });
 });

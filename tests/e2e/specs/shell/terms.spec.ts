@@ -1,7 +1,7 @@
 import { expect, test } from '../../fixtures/test.ts';
 
 // The variant for users who may not accept (the administrator's variant is in onboarding.spec.ts).
-test.use({ account: 'member' });
+test.use({ account: 'member', freshSession: true });
 
 test('a member sees who must accept, cannot close it, and can only log out', async ({
   page,

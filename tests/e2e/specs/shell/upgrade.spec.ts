@@ -45,7 +45,7 @@ test('a 402 opens the upgrade modal: closable, then the request is sent and than
   upgradeModal,
 }) => {
   await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Welcome, /, level: 1 })).toBeVisible();
 
   const refused = refusal(page);
   await addLearnersUntilRefused(page);

@@ -5,30 +5,49 @@ import {
   PlusCircleOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 
 import { ROUTES } from '../../config.ts';
+import { menuItems } from '../../resources.ts';
+import type { TMenuIcon } from '../../resources.ts';
 import { useAppLayout } from './app-layout-context.ts';
+import { ClassroomSwitch } from './classroom-switch.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   isActive ? 'top-nav-item is-active' : 'top-nav-item';
 
-/** The authenticated top bar (spec §2): home, create course, learners, insights, language, log out. */
+const ICONS: Record<TMenuIcon, ReactNode> = {
+  home: <HomeOutlined aria-hidden />,
+  learners: <TeamOutlined aria-hidden />,
+  insights: <BarChartOutlined aria-hidden />,
+};
+
+const MENU = menuItems();
+
+/**
+ * The authenticated top bar (spec §2): home, create course, learners, insights (the registry's
+ * menu, with the create-course button after home), the classroom, language, log out.
+ */
 export const TopBar = () => {
   const { t } = useTranslation();
   const { openCreateCourse } = useAppLayout();
+  const [home, ...rest] = MENU;
+  const link = (item: (typeof MENU)[number]) => (
+    <NavLink key={item.name} to={item.path} className={navClass} title={t(item.labelKey)}>
+      {ICONS[item.icon]}
+      <span className="top-nav-text">{t(item.labelKey)}</span>
+    </NavLink>
+  );
   return (
     <header className="top-bar">
       <div className="top-bar-inner">
         <Logo to={ROUTES.dashboard} />
         <nav className="top-nav" aria-label={t('layout.nav.label')}>
-          <NavLink to={ROUTES.dashboard} className={navClass} title={t('layout.nav.home')}>
-            <HomeOutlined aria-hidden />
-            <span className="top-nav-text">{t('layout.nav.home')}</span>
-          </NavLink>
+          {home && link(home)}
           <button
             type="button"
             className="top-nav-item"
@@ -38,16 +57,10 @@ export const TopBar = () => {
             <PlusCircleOutlined aria-hidden />
             <span className="top-nav-text">{t('layout.nav.createCourse')}</span>
           </button>
-          <NavLink to={ROUTES.learners} className={navClass} title={t('layout.nav.learners')}>
-            <TeamOutlined aria-hidden />
-            <span className="top-nav-text">{t('layout.nav.learners')}</span>
-          </NavLink>
-          <NavLink to={ROUTES.insights} className={navClass} title={t('layout.nav.insights')}>
-            <BarChartOutlined aria-hidden />
-            <span className="top-nav-text">{t('layout.nav.insights')}</span>
-          </NavLink>
+          {rest.map(link)}
         </nav>
         <div className="top-bar-end">
+          <ClassroomSwitch />
           <LanguageSwitch />
           <Link to={ROUTES.logout} className="top-nav-item" title={t('layout.nav.logOut')}>
             <LogoutOutlined aria-hidden />

@@ -1,4 +1,4 @@
 import { PlaceholderPage } from '../../components/placeholder-page.tsx';
 
 /** Insights (charts, exports) arrive with the insights issue. */
-export const InsightsPage = () => <PlaceholderPage titleKey="insights.titles.list" />;
+export const AnalyticsList = () => <PlaceholderPage titleKey="insights.titles.list" />;

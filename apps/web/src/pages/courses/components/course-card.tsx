@@ -1,0 +1,173 @@
+import {
+  BarChartOutlined,
+  CopyOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  InboxOutlined,
+  MoreOutlined,
+  UndoOutlined,
+} from '@ant-design/icons';
+import { INSIGHT_COURSE_STATUSES } from '@ccp/schemas';
+import type { TCourseInsight, TCourseListItem, TCourseStatus } from '@ccp/schemas';
+import { Button, Dropdown, Progress } from 'antd';
+import type { MenuProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { ButtonLink } from '../../../components/button-link.tsx';
+import { courseReportPath, courseWizardPath } from '../../../config.ts';
+import { formatDate, formatNumber, formatPercent } from '../../../lib/format.ts';
+import { CourseStatus } from './course-status.tsx';
+import type { TCourseAction } from './use-course-actions.ts';
+
+/** Statuses the wizard opens for editing (the API saves these, docs/decisions.md "Courses"). */
+const EDITABLE: readonly TCourseStatus[] = ['draft', 'scheduled', 'paused'];
+const FIGURES = ['delivery', 'completion', 'activity', 'progress'] as const;
+
+type Props = {
+  course: TCourseListItem;
+  insight: TCourseInsight | undefined;
+  pending: string | null;
+  onAction: (action: TCourseAction, course: TCourseListItem) => void;
+};
+
+const Cover = ({ course }: { course: TCourseListItem }) => {
+  if (course.image) {
+    return <img className="course-cover" src={course.image} alt="" loading="lazy" />;
+  }
+  const initials = course.name
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => word.charAt(0).toUpperCase())
+    .join('');
+  return (
+    <div className="course-cover course-cover-empty" aria-hidden>
+      {initials}
+    </div>
+  );
+};
+
+/**
+ * A course on the dashboard (spec §2): cover, status, dates, enrolments and the delivery,
+ * completion, activity and progress figures, and its actions. Archived cards show when they were
+ * archived, and restore or delete.
+ */
+export const CourseCard = ({ course, insight, pending, onAction }: Props) => {
+  const { t } = useTranslation();
+  const archived = course.deleted_at !== null;
+  const counted = INSIGHT_COURSE_STATUSES.includes(course.status);
+  const busy = (action: TCourseAction) => pending === `${action}:${course.uuid}`;
+  const opens = archived
+    ? null
+    : EDITABLE.includes(course.status)
+      ? courseWizardPath(course.uuid)
+      : counted
+        ? courseReportPath(course.uuid)
+        : null;
+  const dates = [
+    ['created', course.created_at],
+    ['scheduled', course.scheduled_at],
+    ['delivered', course.delivered_at],
+    ['updated', course.updated_at],
+    ['deleted', course.deleted_at],
+  ].filter((entry): entry is [string, string] => Boolean(entry[1]));
+
+  const more: MenuProps['items'] = [
+    { key: 'clone', label: t('courses.actions.clone'), icon: <CopyOutlined /> },
+    { key: 'archive', label: t('courses.actions.archive'), icon: <InboxOutlined /> },
+    { type: 'divider' },
+    { key: 'delete', label: t('courses.actions.delete'), icon: <DeleteOutlined />, danger: true },
+  ];
+
+  return (
+    <article
+      className="course-card"
+      aria-labelledby={`course-${course.uuid}`}
+      data-course={course.uuid}
+    >
+      <Cover course={course} />
+      <div className="course-body">
+        <div className="course-head">
+          <CourseStatus status={course.status} />
+          {course.category && <span className="course-category">{course.category}</span>}
+        </div>
+        <h3 id={`course-${course.uuid}`} className="course-name">
+          {opens ? <Link to={opens}>{course.name}</Link> : course.name}
+        </h3>
+        <p className="course-description">{course.description}</p>
+        <dl className="course-dates">
+          {dates.map(([key, value]) => (
+            <div key={key}>
+              <dt>{t(`courses.fields.${key}`)}</dt>
+              <dd>{formatDate(value)}</dd>
+            </div>
+          ))}
+        </dl>
+        <dl className="course-figures">
+          <div className="course-enrolments">
+            <dt>{t('courses.fields.enrolments')}</dt>
+            <dd>{formatNumber(course.enrolments)}</dd>
+          </div>
+          {insight &&
+            FIGURES.map((key) => (
+              <div key={key} data-figure={key}>
+                <dt>{t(`courses.fields.${key}`)}</dt>
+                <dd>
+                  <span className="figure-value">{formatPercent(insight[key])}</span>
+                  <Progress percent={insight[key]} showInfo={false} size="small" aria-hidden />
+                </dd>
+              </div>
+            ))}
+        </dl>
+        {!insight && !archived && (
+          <p className="course-hint muted">{t('courses.list.noFigures')}</p>
+        )}
+      </div>
+      <footer className="course-actions">
+        {archived ? (
+          <>
+            <Button
+              icon={<UndoOutlined />}
+              loading={busy('restore')}
+              onClick={() => onAction('restore', course)}
+            >
+              {t('courses.actions.restore')}
+            </Button>
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              loading={busy('delete')}
+              onClick={() => onAction('delete', course)}
+            >
+              {t('courses.actions.delete')}
+            </Button>
+          </>
+        ) : (
+          <>
+            {counted ? (
+              <ButtonLink icon={<BarChartOutlined />} to={courseReportPath(course.uuid)}>
+                {t('courses.actions.viewReport')}
+              </ButtonLink>
+            ) : opens ? (
+              <ButtonLink icon={<EditOutlined />} to={opens}>
+                {t('courses.actions.open')}
+              </ButtonLink>
+            ) : (
+              <span />
+            )}
+            <Dropdown
+              trigger={['click']}
+              menu={{ items: more, onClick: ({ key }) => onAction(key as TCourseAction, course) }}
+            >
+              <Button
+                icon={<MoreOutlined />}
+                aria-label={t('courses.actions.more', { name: course.name })}
+                loading={busy('clone') || busy('archive') || busy('delete')}
+              />
+            </Dropdown>
+          </>
+        )}
+      </footer>
+    </article>
+  );
+};
