@@ -1,15 +1,18 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-import react from '@vitejs/plugin-react';
-import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
-import { build } from 'vite';
-
-import { buildApp } from '../apps/api/src/app.ts';
+import type { Load } from './lib/pages.ts';
+import {
+  REPO,
+  buildBare,
+  buildWeb,
+  coldLoad,
+  cleanOut,
+  kb,
+  launchChromium,
+  median,
+  serve,
+} from './lib/pages.ts';
 
 // What the login page costs (issue 4): the JS /login loads (gzip) and the time until its form
 // shows, next to a bare React page with one input and a button, built and served the same way.
@@ -19,190 +22,15 @@ import { buildApp } from '../apps/api/src/app.ts';
 const TARGET_JS_KB = 280;
 const TARGET_TIME_RATIO = 1.5;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const WEB = path.join(REPO, 'apps/web');
 // Inside the repository, so the bare page's imports resolve to the root node_modules.
 const OUT = path.join(REPO, 'bench/out/login');
 
-const BARE_HTML = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
-    <title>Bare</title>
-  </head>
-  <body>
-    <div id="root"></div>
-    <script type="module" src="/main.tsx"></script>
-  </body>
-</html>
-`;
-
-const BARE_MAIN = `import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-
-const Form = () => (
-  <form onSubmit={(event) => event.preventDefault()}>
-    <label htmlFor="email">E-mail</label>
-    <input id="email" type="email" autoComplete="username" />
-    <button type="submit">Sign in</button>
-  </form>
-);
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Form />
-  </StrictMode>,
-);
-`;
-
-/** The .gz/.br files the web build writes next to each asset (apps/web/vite.config.ts). */
-const precompress = (dir: string) => {
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.(js|css|html|svg|json)$/.test(entry.name)) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    const content = readFileSync(file);
-    if (content.length < 1024) continue;
-    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
-    writeFileSync(
-      `${file}.br`,
-      brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-    );
-  }
-};
-
-const buildWeb = async (outDir: string) => {
-  await build({
-    root: WEB,
-    configFile: path.join(WEB, 'vite.config.ts'),
-    mode: 'production',
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
-};
-
-const buildBare = async (outDir: string) => {
-  const root = path.join(OUT, 'bare-src');
-  mkdirSync(root, { recursive: true });
-  writeFileSync(path.join(root, 'index.html'), BARE_HTML);
-  writeFileSync(path.join(root, 'main.tsx'), BARE_MAIN);
-  await build({
-    root,
-    configFile: false,
-    mode: 'production',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: { outDir, emptyOutDir: true, target: 'es2022' },
-  });
-  precompress(outDir);
-};
-
-/** The real server (API + static files of `webDist`) on a free port. */
-const serve = async (webDist: string) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ccp-bench-login-'));
-  const app = await buildApp({
-    database: { dialect: 'sqlite', file: path.join(dataDir, 'ccp.sqlite') },
-    dataDir,
-    webDist,
-    logger: false,
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('The server has no port.');
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    close: async () => {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-};
-
-// Runs in the page from its first script on: the time (since navigation start) of the first
-// frame where the "E-mail" field is visible as Playwright means it (a box, not visibility:hidden).
-const VISIBILITY_PROBE = `(() => {
-  const probe = () => {
-    const label = [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === 'E-mail');
-    const input = label && (label.control ?? document.getElementById(label.htmlFor));
-    if (input) {
-      const box = input.getBoundingClientRect();
-      if (box.width > 0 && box.height > 0 && getComputedStyle(input).visibility !== 'hidden') {
-        window.__formVisibleAt = performance.now();
-        return;
-      }
-    }
-    requestAnimationFrame(probe);
-  };
-  requestAnimationFrame(probe);
-})();`;
-
-type Load = {
-  visibleMs: number;
-  /** When the module scripts had run (DOMContentLoaded), since navigation start. */
-  domReadyMs: number;
-  scripts: Map<string, { gzip: number; wire: number }>;
-};
-
-/** One cold load: a fresh context (empty cache), until the form shows and the network is idle. */
-const coldLoad = async (browser: Browser, url: string): Promise<Load> => {
-  const context = await browser.newContext({ locale: 'en-GB' });
-  try {
-    const page = await context.newPage();
-    await page.addInitScript(VISIBILITY_PROBE);
-    const pending: Promise<void>[] = [];
-    const scripts: Load['scripts'] = new Map();
-    page.on('response', (response) => {
-      if (response.request().resourceType() !== 'script') return;
-      pending.push(
-        (async () => {
-          const body = await response.body();
-          const sizes = await response.request().sizes();
-          scripts.set(new URL(response.url()).pathname, {
-            gzip: gzipSync(body, { level: 9 }).length,
-            wire: sizes.responseBodySize,
-          });
-        })(),
-      );
-    });
-    await page.goto(url, { waitUntil: 'commit' });
-    // Functions, not strings: the app's CSP forbids eval. (bench/ compiles without DOM types.)
-    const visible = await page.waitForFunction(
-      () => (globalThis as { __formVisibleAt?: number }).__formVisibleAt,
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
-    const visibleMs = Number(await visible.jsonValue());
-    // Whatever the route loads after the first paint counts too.
-    await page.waitForLoadState('networkidle');
-    await Promise.all(pending);
-    const domReadyMs = await page.evaluate(() => {
-      type TTimings = { domContentLoadedEventEnd?: number };
-      const { performance } = globalThis as unknown as {
-        performance: { getEntriesByType: (type: string) => TTimings[] };
-      };
-      return performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN;
-    });
-    return { visibleMs, domReadyMs, scripts };
-  } finally {
-    await context.close();
-  }
-};
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-const kb = (bytes: number) => bytes / 1024;
 const sum = (load: Load, field: 'gzip' | 'wire') =>
   [...load.scripts.values()].reduce((total, sizes) => total + sizes[field], 0);
 
 const main = async () => {
   const loadBefore = loadavg()[0]!;
-  rmSync(OUT, { recursive: true, force: true });
+  cleanOut(OUT);
   const webDist = path.join(OUT, 'web-dist');
   const bareDist = path.join(OUT, 'bare-dist');
   process.stdout.write('Building the web app (production) and the bare React page…\n');
@@ -211,18 +39,7 @@ const main = async () => {
 
   const web = await serve(webDist);
   const bare = await serve(bareDist);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const pages = [
       { name: 'bare React page', url: `${bare.url}/`, loads: [] as Load[] },

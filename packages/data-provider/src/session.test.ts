@@ -25,6 +25,14 @@ const memoryChoices = (): ClassroomChoiceStore & { saved: Map<string, string | n
 };
 
 describe('session: the current classroom', () => {
+  it('finds the classrooms through the signed-in user’s company, without asking for the company', async () => {
+    const { client, calls } = fakeClient(routes);
+    const session = createSession(client);
+    session.setIdentity({ uuid: 'user-1', company: { uuid: 'co-1', name: 'Acme' } } as never);
+    expect((await session.currentClassroom()).uuid).toBe('room-1');
+    expect(calls.map((call) => call.path)).toEqual(['/api/v1/companies/co-1/classrooms']);
+  });
+
   it('is the first classroom until the user chooses another, and remembers the choice per user', async () => {
     const choices = memoryChoices();
     const { client } = fakeClient(routes);

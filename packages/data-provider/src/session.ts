@@ -54,8 +54,10 @@ export const createSession = (client: HttpClient, options: SessionOptions = {}):
 
   const user = cachedValue(() => currentUser(client), forever);
   const classrooms = cachedValue(async () => {
-    const company = await cache.company();
-    const path = `/api/v1/companies/${encodeURIComponent(company.uuid)}/classrooms`;
+    // The signed-in user names their company: right after sign-in that saves a round trip
+    // before the first classroom-scoped call.
+    const companyUuid = user.peek()?.company.uuid ?? (await cache.company()).uuid;
+    const path = `/api/v1/companies/${encodeURIComponent(companyUuid)}/classrooms`;
     return (await client.get<{ data: TClassroom[] }>(path)).data;
   }, forever);
   // A choice made in this session wins over the stored one (a host without a store still switches).

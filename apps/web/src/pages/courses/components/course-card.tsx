@@ -4,19 +4,18 @@ import {
   DeleteOutlined,
   EditOutlined,
   InboxOutlined,
-  MoreOutlined,
   UndoOutlined,
 } from '@ant-design/icons';
 import { INSIGHT_COURSE_STATUSES } from '@ccp/schemas';
 import type { TCourseInsight, TCourseListItem, TCourseStatus } from '@ccp/schemas';
-import { Button, Dropdown, Progress } from 'antd';
 import type { MenuProps } from 'antd';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-import { ButtonLink } from '../../../components/button-link.tsx';
 import { courseReportPath, courseWizardPath } from '../../../config.ts';
 import { formatDate, formatNumber, formatPercent } from '../../../lib/format.ts';
+import { CardMenu } from './card-menu.tsx';
 import { CourseStatus } from './course-status.tsx';
 import type { TCourseAction } from './use-course-actions.ts';
 
@@ -50,9 +49,9 @@ const Cover = ({ course }: { course: TCourseListItem }) => {
 /**
  * A course on the dashboard (spec §2): cover, status, dates, enrolments and the delivery,
  * completion, activity and progress figures, and its actions. Archived cards show when they were
- * archived, and restore or delete.
+ * archived, and restore or delete. Memoised: appending a page renders only the new cards.
  */
-export const CourseCard = ({ course, insight, pending, onAction }: Props) => {
+export const CourseCard = memo(function CourseCard({ course, insight, pending, onAction }: Props) {
   const { t } = useTranslation();
   const archived = course.deleted_at !== null;
   const counted = INSIGHT_COURSE_STATUSES.includes(course.status);
@@ -114,7 +113,9 @@ export const CourseCard = ({ course, insight, pending, onAction }: Props) => {
                 <dt>{t(`courses.fields.${key}`)}</dt>
                 <dd>
                   <span className="figure-value">{formatPercent(insight[key])}</span>
-                  <Progress percent={insight[key]} showInfo={false} size="small" aria-hidden />
+                  <span className="figure-bar" aria-hidden>
+                    <span style={{ width: `${insight[key]}%` }} />
+                  </span>
                 </dd>
               </div>
             ))}
@@ -126,48 +127,47 @@ export const CourseCard = ({ course, insight, pending, onAction }: Props) => {
       <footer className="course-actions">
         {archived ? (
           <>
-            <Button
-              icon={<UndoOutlined />}
-              loading={busy('restore')}
+            <button
+              type="button"
+              className="card-button"
+              aria-busy={busy('restore')}
+              disabled={busy('restore')}
               onClick={() => onAction('restore', course)}
             >
-              {t('courses.actions.restore')}
-            </Button>
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              loading={busy('delete')}
+              <UndoOutlined aria-hidden /> {t('courses.actions.restore')}
+            </button>
+            <button
+              type="button"
+              className="card-button card-button-danger"
+              aria-busy={busy('delete')}
+              disabled={busy('delete')}
               onClick={() => onAction('delete', course)}
             >
-              {t('courses.actions.delete')}
-            </Button>
+              <DeleteOutlined aria-hidden /> {t('courses.actions.delete')}
+            </button>
           </>
         ) : (
           <>
             {counted ? (
-              <ButtonLink icon={<BarChartOutlined />} to={courseReportPath(course.uuid)}>
-                {t('courses.actions.viewReport')}
-              </ButtonLink>
+              <Link className="card-button" to={courseReportPath(course.uuid)}>
+                <BarChartOutlined aria-hidden /> {t('courses.actions.viewReport')}
+              </Link>
             ) : opens ? (
-              <ButtonLink icon={<EditOutlined />} to={opens}>
-                {t('courses.actions.open')}
-              </ButtonLink>
+              <Link className="card-button" to={opens}>
+                <EditOutlined aria-hidden /> {t('courses.actions.open')}
+              </Link>
             ) : (
               <span />
             )}
-            <Dropdown
-              trigger={['click']}
-              menu={{ items: more, onClick: ({ key }) => onAction(key as TCourseAction, course) }}
-            >
-              <Button
-                icon={<MoreOutlined />}
-                aria-label={t('courses.actions.more', { name: course.name })}
-                loading={busy('clone') || busy('archive') || busy('delete')}
-              />
-            </Dropdown>
+            <CardMenu
+              label={t('courses.actions.more', { name: course.name })}
+              items={more}
+              busy={busy('clone') || busy('archive') || busy('delete')}
+              onSelect={(key) => onAction(key as TCourseAction, course)}
+            />
           </>
         )}
       </footer>
     </article>
   );
-};
+});

@@ -1,8 +1,8 @@
 import type { TCourseInsight, TCourseListItem } from '@ccp/schemas';
 import { useInfiniteList, useList } from '@refinedev/core';
-import { Button, Skeleton } from 'antd';
+import { Button } from 'antd';
 import type { ReactNode } from 'react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { useClassroomMeta } from '../../../components/layout/classroom-context.ts';
@@ -10,6 +10,7 @@ import { DASHBOARD_PAGE_SIZE } from '../../../config.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { CourseCard } from './course-card.tsx';
 import { useCourseActions } from './use-course-actions.ts';
+import type { TCourseAction } from './use-course-actions.ts';
 
 type Props = {
   archived: boolean;
@@ -45,6 +46,18 @@ export const CourseGrid = ({ archived, empty }: Props) => {
     [insights.data],
   );
   const actions = useCourseActions();
+  // Stable across renders, so the memoised cards render again only when their course changes.
+  const latestActions = useRef(actions);
+  useLayoutEffect(() => {
+    latestActions.current = actions;
+  });
+  const onAction = useCallback((action: TCourseAction, course: TCourseListItem) => {
+    const { clone, archive, restore, remove } = latestActions.current;
+    if (action === 'clone') void clone(course);
+    else if (action === 'archive') void archive(course);
+    else if (action === 'restore') void restore(course);
+    else remove(course);
+  }, []);
   const courses = useMemo(
     () => result.data?.pages.flatMap((page) => page.data) ?? [],
     [result.data],
@@ -74,21 +87,17 @@ export const CourseGrid = ({ archived, empty }: Props) => {
     return (
       <div className="course-grid" aria-busy="true" aria-label={t('layout.loading')}>
         {Array.from({ length: 6 }, (_, index) => (
-          <div key={index} className="course-card course-card-loading">
-            <Skeleton active paragraph={{ rows: 5 }} />
+          <div key={index} className="course-card course-card-loading" aria-hidden>
+            <span className="placeholder placeholder-cover" />
+            <span className="placeholder placeholder-line" />
+            <span className="placeholder placeholder-line placeholder-short" />
+            <span className="placeholder placeholder-line" />
           </div>
         ))}
       </div>
     );
   }
   if (courses.length === 0) return <>{empty}</>;
-
-  const onAction = (action: string, course: TCourseListItem) => {
-    if (action === 'clone') void actions.clone(course);
-    else if (action === 'archive') void actions.archive(course);
-    else if (action === 'restore') void actions.restore(course);
-    else if (action === 'delete') actions.remove(course);
-  };
 
   return (
     <>
