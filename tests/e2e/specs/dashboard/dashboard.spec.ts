@@ -168,3 +168,25 @@ test('the view-report link opens Insights on that course', async ({ page }) => {
   await card.getByRole('link', { name: 'View report' }).click();
   await expect(page).toHaveURL(`/insights?course=${uuid}`);
 });
+
+test('a failed load keeps the page: empty figures when analytics fail, a retry when classrooms fail', async ({
+  page,
+}) => {
+  const dashboard = new DashboardPage(page);
+  await page.route(CLASSROOM_ANALYTICS, (route) => route.fulfill({ status: 503, body: '' }));
+  await dashboard.goto();
+  await expect(dashboard.card('Negotiation Basics')).toBeVisible();
+  await expect(dashboard.figure('completionRate')).toHaveText('—');
+  await expect(page.getByText('The figures could not be loaded.', { exact: false })).toBeVisible();
+  await page.unroute(CLASSROOM_ANALYTICS);
+
+  let failing = true;
+  await page.route(/\/api\/v1\/companies\/[^/]+\/classrooms$/, (route) =>
+    failing ? route.fulfill({ status: 503, body: '' }) : route.continue(),
+  );
+  await page.reload();
+  await expect(page.getByText('Failed to fetch classrooms.')).toBeVisible();
+  failing = false;
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(dashboard.card('Negotiation Basics')).toBeVisible();
+});
