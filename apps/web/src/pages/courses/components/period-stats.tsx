@@ -39,17 +39,19 @@ export const PeriodStats = () => {
     queryOptions: { enabled: Boolean(classroomMeta.classroomUuid) },
     errorNotification: false,
   });
+  // Rates of nobody are no rates: a period without learners shows no figure, not "0%, very low".
+  const rated = result && result.learners > 0 ? result : undefined;
   const figures: TFigure[] = [
     {
       key: 'completionRate',
-      value: result?.completion_rate ?? null,
-      text: formatPercent(result?.completion_rate),
+      value: rated?.completion_rate ?? null,
+      text: formatPercent(rated?.completion_rate),
       score: 'completion',
     },
     {
       key: 'engagementRate',
-      value: result?.active_learners_rate ?? null,
-      text: formatPercent(result?.active_learners_rate),
+      value: rated?.active_learners_rate ?? null,
+      text: formatPercent(rated?.active_learners_rate),
       score: 'stats',
     },
     {
