@@ -79,7 +79,8 @@ const publishProblem = (message: string, lang: TLocale): string | undefined => {
     : t(lang, 'server.publish.lessonOption', { lesson, option, message: said });
 };
 
-const translateKnown = (message: string, lang: TLocale): string | undefined => {
+/** A message the locale files know, said in `lang`; undefined for a text they do not know. */
+export const translateKnown = (message: string, lang: TLocale): string | undefined => {
   const key = messageKey(message);
   if (key) return t(lang, `validation.${key}`);
   for (const template of TEMPLATES) {
@@ -104,10 +105,6 @@ export const localizeReason = (reason: string, lang: TLocale): string => {
   if (!field?.field || !field.message) return reason;
   return `${field.field}: ${localizeMessage(field.message, lang)}`;
 };
-
-/** Whether the message is one the locale files know (so a fallback is needed only otherwise). */
-export const isKnownMessage = (message: string): boolean =>
-  translateKnown(message, 'en') !== undefined;
 
 export const localizeFieldErrors = (errors: TFieldErrors, lang: TLocale): TFieldErrors =>
   lang === 'en'

@@ -7,7 +7,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import { requestLanguage } from '../i18n/language.ts';
-import { isKnownMessage, localizeFieldErrors, localizeMessage, sayText } from '../i18n/messages.ts';
+import { localizeFieldErrors, localizeMessage, sayText, translateKnown } from '../i18n/messages.ts';
 import { t } from '../i18n/texts.ts';
 import { AppError } from '../lib/app-error.ts';
 
@@ -27,13 +27,9 @@ export const sendError = (
 ) => {
   const body: TErrorBody = { error: { status, code, message, ...extra } };
   // The message depends on Accept-Language: a shared cache must not hand one language to another.
-  const vary = reply.getHeader('vary');
-  if (
-    !String(vary ?? '')
-      .toLowerCase()
-      .includes('accept-language')
-  ) {
-    reply.header('vary', vary ? `${String(vary)}, Accept-Language` : 'Accept-Language');
+  const vary = String(reply.getHeader('vary') ?? '');
+  if (!/accept-language/i.test(vary)) {
+    reply.header('vary', vary ? `${vary}, Accept-Language` : 'Accept-Language');
   }
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 };
@@ -76,7 +72,9 @@ const validationMessage = (
   lang: TLocale,
 ): string => {
   const message = issue.message ?? MESSAGES.invalidDataNoInfo;
-  if (lang === 'en' || isKnownMessage(message)) return localizeMessage(message, lang);
+  if (lang === 'en') return message;
+  const known = translateKnown(message, lang);
+  if (known !== undefined) return known;
   const source =
     context === 'querystring'
       ? request.query
@@ -104,7 +102,7 @@ export const errorsPlugin = fp(
       const say = (message: string) => localizeMessage(message, lang);
       // A message the locale files do not know is said by its code's text, never in English.
       const sayOrCode = (message: string, code: TErrorCode) =>
-        lang === 'en' || isKnownMessage(message) ? say(message) : t(lang, `errors.${code}`);
+        lang === 'en' ? message : (translateKnown(message, lang) ?? t(lang, `errors.${code}`));
       if (error instanceof AppError) {
         const message =
           error.text && lang !== 'en'

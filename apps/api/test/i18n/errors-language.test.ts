@@ -92,6 +92,26 @@ describe('error answers in the request language', async () => {
     expect(response.json.error.message).toBe('Input non valido: atteso object, ricevuto vettore');
   });
 
+  it("says a failure without a text of ours (Fastify's broken JSON) by its code's text", async () => {
+    const broken = (language: string) =>
+      call(app, {
+        method: 'POST',
+        url: '/api/v1/learners-lists',
+        headers: { ...headers, 'accept-language': language, 'content-type': 'application/json' },
+        payload: '{"name": ',
+      });
+    const german = await broken('de');
+    expect(german.statusCode).toBe(400);
+    expect(german.json.error).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: 'Die Anfrage konnte nicht verstanden werden.',
+    });
+    const english = await broken('en');
+    expect(english.json.error.code).toBe('BAD_REQUEST');
+    expect(english.json.error.message).toMatch(/JSON/);
+  });
+
   it('fills the values of a template message in the translation', async () => {
     const file = {
       name: 'people.csv',
