@@ -96,14 +96,18 @@ export const translateKnown = (message: string, lang: TLocale): string | undefin
 export const localizeMessage = (message: string, lang: TLocale): string =>
   lang === 'en' ? message : (translateKnown(message, lang) ?? message);
 
-/** A reason of the import error report: a message, or `field: message` (imports/rows.ts). */
+/**
+ * A reason of the import error report: `field: message` (imports/rows.ts), or a message. Read for
+ * every failed row, so the usual shape is tried first (about 1 µs a reason).
+ */
 export const localizeReason = (reason: string, lang: TLocale): string => {
   if (lang === 'en') return reason;
-  const whole = translateKnown(reason, lang);
-  if (whole !== undefined) return whole;
-  const field = /^(?<field>[\w.]+): (?<message>.+)$/s.exec(reason)?.groups;
-  if (!field?.field || !field.message) return reason;
-  return `${field.field}: ${localizeMessage(field.message, lang)}`;
+  const groups = /^(?<field>[\w.]+): (?<message>.+)$/s.exec(reason)?.groups;
+  if (groups?.field && groups.message) {
+    const said = translateKnown(groups.message, lang);
+    if (said !== undefined) return `${groups.field}: ${said}`;
+  }
+  return localizeMessage(reason, lang);
 };
 
 export const localizeFieldErrors = (errors: TFieldErrors, lang: TLocale): TFieldErrors =>
