@@ -7,6 +7,7 @@ import type { LoginOptions } from './commands/login/index.ts';
 import type { LogoutOptions } from './commands/logout/index.ts';
 import type { WhoamiOptions } from './commands/whoami/index.ts';
 import { DEFAULT_API_URL } from './lib/config.ts';
+import { parseLangOption } from './lib/language.ts';
 import type { CliIo } from './lib/io.ts';
 
 // Flags and wiring only: each command's module is imported when it runs, so `ccp --help` stays
@@ -18,6 +19,7 @@ Environment:
   CCP_CONFIG_DIR   where credentials.json is kept (default $XDG_CONFIG_HOME/ccp, else ~/.config/ccp)
   CCP_NO_INPUT     never prompt, like --no-input
   CCP_TOTP_SECRET  base32 TOTP secret: ccp login computes the code instead of asking for --otp
+  LC_ALL, LANG     the language of messages (it_IT.UTF-8: Italian); --lang wins over them
   NO_COLOR         no colours
 
 Exit codes:
@@ -62,6 +64,12 @@ export const createProgram = (io: CliIo): Command => {
     .helpOption('-h, --help', 'show help')
     .addOption(apiUrlOption())
     .option('--no-input', 'never prompt; fail naming the flag to pass (env: CCP_NO_INPUT)')
+    .addOption(
+      new Option(
+        '--lang <lang>',
+        'language of messages: en, it or de (env: LC_ALL, LANG)',
+      ).argParser(parseLangOption),
+    )
     .showSuggestionAfterError()
     .addHelpText('after', HELP_FOOTER)
     .helpCommand('help [command]', 'show help for a command');

@@ -1,9 +1,17 @@
-import type { TFieldErrors, TLimitPayload } from '@ccp/schemas';
+import type { TFieldErrors, TLimitPayload, TMessageKey } from '@ccp/schemas';
+
+/**
+ * A text a reaction shows. A server text comes as sent (the server already said it in the
+ * request's language); a text the client chose itself (no response, the slow-down modal, "Server
+ * error: …") carries its `key` in MESSAGES (`validation.<key>` in locales/), so the host shows it in
+ * the user's language, and `detail` follows it.
+ */
+export type TReactionText = { message: string; key?: TMessageKey; detail?: string };
 
 /** What the client did about a failure (spec §7 "Client handling of answers"). */
 export type TReaction =
-  | { type: 'toast'; message: string }
-  | { type: 'errorModal'; message: string }
+  | ({ type: 'toast' } & TReactionText)
+  | ({ type: 'errorModal' } & TReactionText)
   | { type: 'upgrade'; message: string | null; limit?: TLimitPayload }
   | { type: 'logout' }
   | { type: 'silent' };

@@ -1,8 +1,8 @@
-import { MESSAGES } from '@ccp/schemas';
 import type { TUser } from '@ccp/schemas';
 
 import { ApiError } from './api-error.ts';
 import type { HttpClient } from './http-client.ts';
+import { failureIs } from './reactions.ts';
 import type { TTokens } from './token-store.ts';
 
 // The sign-in calls of spec §7, shared by the Refine auth provider and the CLI.
@@ -25,8 +25,14 @@ const toTokens = (data: TokenData): TTokens => ({
 });
 
 const isInvalidCode = (error: unknown): boolean =>
-  error instanceof ApiError &&
-  (error.code === 'INVALID_CODE' || error.message === MESSAGES.invalidCode);
+  error instanceof ApiError && failureIs(error, 'INVALID_CODE');
+
+/** At sign-in a code that is not six digits is refused by validation, on `code` alone. */
+const isInvalidOrMalformedCode = (error: unknown): boolean =>
+  isInvalidCode(error) ||
+  (error instanceof ApiError &&
+    error.code === 'VALIDATION_FAILED' &&
+    Object.keys(error.errors ?? {}).join() === 'code');
 
 /**
  * Step one: e-mail and password. Wrong credentials reject with the API's 400 (shown by the login
@@ -57,12 +63,12 @@ export const otpStep = async (
     const { data } = await client.post<{ data: TokenData & { user: TUser } }>(
       '/api/v1/users/oauth/2fa-token',
       { refresh_token: firstStep.refresh_token, platform: client.platform, code },
-      { bearer: firstStep.access_token, quiet: isInvalidCode },
+      { bearer: firstStep.access_token, quiet: isInvalidOrMalformedCode },
     );
     client.tokens.set(toTokens(data));
     return data.user;
   } catch (error) {
-    if (isInvalidCode(error)) return false;
+    if (isInvalidOrMalformedCode(error)) return false;
     throw error;
   }
 };

@@ -99,9 +99,33 @@ describe('authProvider: two-step login', () => {
     const result = await auth.login({ code: '000000' });
     expect(result.success).toBe(false);
     expect(result.error?.message).toBe('Invalid OTP');
+    expect(result.error).toHaveProperty('code', 'INVALID_CODE');
     expect(auth.pendingStep()).toBe('otp');
     expect(client.tokens.get()).toBeNull();
     expect((await auth.login({ code: '123456' })).success).toBe(true);
+  });
+
+  it('takes a wrong code said in Italian, or a malformed one, for a wrong code too', async () => {
+    const refusals = [
+      new ApiError({ status: 422, code: 'INVALID_CODE', message: 'Codice non valido.' }),
+      new ApiError({
+        status: 422,
+        code: 'VALIDATION_FAILED',
+        message: 'Codice non valido.',
+        errors: { code: ['Codice non valido.'] },
+      }),
+    ];
+    for (const refusal of refusals) {
+      const { auth } = setup({
+        'POST /api/v1/users/oauth/2fa-token': () => {
+          throw refusal;
+        },
+      });
+      await auth.passwordStep(credentials);
+      const result = await auth.login({ code: '000000' });
+      expect(result).toMatchObject({ success: false, error: { code: 'INVALID_CODE' } });
+      expect(auth.pendingStep()).toBe('otp');
+    }
   });
 
   it('runs both steps from one call (the CLI)', async () => {

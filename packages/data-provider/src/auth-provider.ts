@@ -84,10 +84,14 @@ export type CcpAuthProvider = Required<
   verifyTwoFactorSetup: (codes: [string, string]) => Promise<AuthActionResponse>;
 };
 
-const loginError = (message: string): Error => {
-  const error = new Error(message);
+/** A sign-in failure the provider decides itself; `code` is what hosts match on (not the text). */
+export type TLoginError = Error & { code?: string };
+
+const loginError = (message: string, code?: 'INVALID_CODE'): TLoginError => {
+  const error: TLoginError = new Error(message);
   // Refine shows `name` as the notification title and `message` as its text.
   error.name = 'Login Error';
+  if (code) error.code = code;
   return error;
 };
 
@@ -187,7 +191,9 @@ export const authProvider = (
     try {
       const user = await otpStep(client, pending, code);
       // A wrong code keeps the first step: the API spends its refresh token only on a right one.
-      if (user === false) return { success: false, error: loginError(MESSAGES.otpInvalid) };
+      if (user === false) {
+        return { success: false, error: loginError(MESSAGES.otpInvalid, 'INVALID_CODE') };
+      }
       return signedIn(user);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) setPending(null);
@@ -233,7 +239,9 @@ export const authProvider = (
       }
       try {
         const user = await verifyTwoFactorSetup(client, codes, pending.access_token);
-        if (user === false) return { success: false, error: loginError(MESSAGES.otpWrongSetup) };
+        if (user === false) {
+          return { success: false, error: loginError(MESSAGES.otpWrongSetup, 'INVALID_CODE') };
+        }
         return signedIn(user);
       } catch (error) {
         if (error instanceof Error) return { success: false, error };

@@ -9,10 +9,13 @@ import type { TokenStore, TTokens } from './token-store.ts';
 export const REFRESH_PATH = '/api/v1/users/oauth/refresh';
 export const LOGOUT_PATH = '/api/v1/users/oauth/logout';
 
-/** How the host shows what the client decided: the web renders toasts and modals, the CLI prints. */
+/**
+ * How the host shows what the client decided: the web renders toasts and modals, the CLI prints.
+ * A text the client chose itself comes with its key (`reaction.key`), for the host's language.
+ */
 export type ClientEvents = {
-  toast?: (message: string) => void;
-  errorModal?: (message: string) => void;
+  toast?: (message: string, reaction: Extract<TReaction, { type: 'toast' }>) => void;
+  errorModal?: (message: string, reaction: Extract<TReaction, { type: 'errorModal' }>) => void;
   upgrade?: (reaction: Extract<TReaction, { type: 'upgrade' }>) => void;
   /** Tokens are already cleared; the host forgets the user and goes to /logout. */
   logout?: () => void;
@@ -66,6 +69,11 @@ export type HttpClientOptions = {
    * rotated by another takes those instead of refreshing.
    */
   refreshLock?: RefreshLock;
+  /**
+   * The user's language (en, it, de), read on every request and sent as `Accept-Language`: the
+   * API answers its messages in it. Without it the server answers English.
+   */
+  language?: () => string | null | undefined;
 };
 
 const withoutLock: RefreshLock = (task) => task();
@@ -82,7 +90,15 @@ const buildUrl = (apiUrl: string, path: string, query?: Record<string, QueryValu
   return url.toString();
 };
 
-/** Parses the spec's `{ error: {...} }` body; any other body still becomes an ApiError with its status. */
+const messageOf = (value: unknown): string =>
+  value && typeof value === 'object' && 'message' in value && typeof value.message === 'string'
+    ? value.message
+    : '';
+
+/**
+ * Parses the spec's `{ error: {...} }` body; any other body (`{ error: { message } }` without a
+ * code, `{ message }`) still becomes an ApiError with its status and text.
+ */
 const errorFromResponse = async (response: Response): Promise<ApiError> => {
   let body: unknown;
   try {
@@ -95,10 +111,8 @@ const errorFromResponse = async (response: Response): Promise<ApiError> => {
     const { code, message, errors, limit } = parsed.data.error;
     return new ApiError({ status: response.status, code, message, errors, limit });
   }
-  const message =
-    body && typeof body === 'object' && 'message' in body && typeof body.message === 'string'
-      ? body.message
-      : '';
+  const inner = body && typeof body === 'object' && 'error' in body ? body.error : undefined;
+  const message = messageOf(inner) || messageOf(body);
   return new ApiError({ status: response.status, code: `HTTP_${response.status}`, message });
 };
 
@@ -123,6 +137,7 @@ export const createHttpClient = ({
   fetch: fetchImpl = (...args) => globalThis.fetch(...args),
   platform = PLATFORM,
   refreshLock = withoutLock,
+  language,
 }: HttpClientOptions): HttpClient => {
   let refreshing: Promise<TTokens> | null = null;
 
@@ -136,8 +151,8 @@ export const createHttpClient = ({
       return error;
     }
     if (quiet?.(error)) return error;
-    if (reaction.type === 'toast') events.toast?.(reaction.message);
-    else if (reaction.type === 'errorModal') events.errorModal?.(reaction.message);
+    if (reaction.type === 'toast') events.toast?.(reaction.message, reaction);
+    else if (reaction.type === 'errorModal') events.errorModal?.(reaction.message, reaction);
     else if (reaction.type === 'upgrade') events.upgrade?.(reaction);
     return error;
   };
@@ -156,6 +171,8 @@ export const createHttpClient = ({
       body = JSON.stringify(options.body);
     }
     if (bearer) headers.authorization = `Bearer ${bearer}`;
+    const lang = language?.();
+    if (lang) headers['accept-language'] = lang;
     try {
       return await fetchImpl(buildUrl(apiUrl, path, options.query), {
         method: method.toUpperCase(),

@@ -2,7 +2,7 @@ import { MESSAGES } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
 import { ApiError } from './api-error.ts';
-import { reactionFor } from './reactions.ts';
+import { failureIs, reactionFor } from './reactions.ts';
 
 const failure = (status: number, message = '', code = `HTTP_${status}`, extra = {}) =>
   new ApiError({ status, code, message, ...extra });
@@ -12,6 +12,7 @@ describe('reactionFor: spec §7 client handling of answers', () => {
     expect(reactionFor(failure(0, MESSAGES.networkError, 'NETWORK_ERROR'), 'other')).toEqual({
       type: 'toast',
       message: 'Network error. Failed to receive response from server.',
+      key: 'networkError',
     });
   });
 
@@ -19,6 +20,7 @@ describe('reactionFor: spec §7 client handling of answers', () => {
     expect(reactionFor(failure(500, 'boom'), 'other')).toEqual({
       type: 'toast',
       message: 'Internal server error happened. Please try again later.',
+      key: 'internalServerError',
     });
     expect(reactionFor(failure(503, ''), 'other').type).toBe('toast');
   });
@@ -57,6 +59,7 @@ describe('reactionFor: spec §7 client handling of answers', () => {
       expect(reactionFor(failure(status, ''), 'other')).toEqual({
         type: 'errorModal',
         message: 'Invalid data sent. No info from server.',
+        key: 'invalidDataNoInfo',
       });
     },
   );
@@ -83,6 +86,7 @@ describe('reactionFor: spec §7 client handling of answers', () => {
     expect(reactionFor(failure(429, 'Too Many Attempts.'), 'other')).toEqual({
       type: 'errorModal',
       message: 'Wow, slow down. Too many requests. Please wait and try again.',
+      key: 'slowDown',
     });
   });
 
@@ -92,6 +96,70 @@ describe('reactionFor: spec §7 client handling of answers', () => {
     ).toEqual({
       type: 'toast',
       message: 'Server error: Two-factor authentication is already enabled.',
+      key: 'serverErrorPrefix',
+      detail: 'Two-factor authentication is already enabled.',
     });
+  });
+});
+
+describe('reactionFor decides on the code, whatever the language of the message', () => {
+  it('TOO_MANY_ATTEMPTS in Italian opens the slow-down modal, by its key', () => {
+    expect(reactionFor(failure(429, 'Troppi tentativi.', 'TOO_MANY_ATTEMPTS'), 'other')).toEqual({
+      type: 'errorModal',
+      message: MESSAGES.slowDown,
+      key: 'slowDown',
+    });
+  });
+
+  it('INVALID_CREDENTIALS in German stays silent', () => {
+    const error = failure(400, 'Die Anmeldedaten sind falsch.', 'INVALID_CREDENTIALS');
+    expect(reactionFor(error, 'other')).toEqual({ type: 'silent' });
+  });
+
+  it('INVALID_REFRESH_TOKEN in Italian logs out', () => {
+    const error = failure(401, 'Il token di aggiornamento non è valido.', 'INVALID_REFRESH_TOKEN');
+    expect(reactionFor(error, 'other')).toEqual({ type: 'logout' });
+  });
+
+  it("shows a translated server text as sent, without a key (it is the server's)", () => {
+    expect(
+      reactionFor(
+        failure(422, "L'indirizzo e-mail deve essere valido.", 'VALIDATION_FAILED'),
+        'other',
+      ),
+    ).toEqual({ type: 'errorModal', message: "L'indirizzo e-mail deve essere valido." });
+    expect(reactionFor(failure(404, 'Nicht gefunden.', 'NOT_FOUND'), 'other')).toEqual({
+      type: 'toast',
+      message: 'Nicht gefunden.',
+    });
+  });
+
+  it('a known code wins over an English text that names another failure', () => {
+    const error = failure(422, MESSAGES.tooManyAttempts, 'VALIDATION_FAILED');
+    expect(reactionFor(error, 'other')).toEqual({
+      type: 'errorModal',
+      message: MESSAGES.tooManyAttempts,
+    });
+  });
+
+  it('"Server error:" keeps its key with an empty detail left out', () => {
+    expect(reactionFor(failure(409, ''), 'other')).toEqual({
+      type: 'toast',
+      message: 'Server error:',
+      key: 'serverErrorPrefix',
+    });
+  });
+});
+
+describe('failureIs', () => {
+  it('matches by code, or by the spec text when no known code came', () => {
+    expect(failureIs(failure(422, 'Codice non valido.', 'INVALID_CODE'), 'INVALID_CODE')).toBe(
+      true,
+    );
+    expect(failureIs(failure(422, MESSAGES.invalidCode), 'INVALID_CODE')).toBe(true);
+    expect(failureIs(failure(422, MESSAGES.invalidCode, 'VALIDATION_FAILED'), 'INVALID_CODE')).toBe(
+      false,
+    );
+    expect(failureIs(failure(404, 'Not found.', 'NOT_FOUND'), 'INVALID_CODE')).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ export * from './exports.ts';
 export * from './imports.ts';
 export * from './learner.ts';
 export * from './learners-list.ts';
+export * from './locale.ts';
 export * from './messages.ts';
 export * from './organisation.ts';
 export * from './plan-gating.ts';

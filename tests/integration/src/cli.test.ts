@@ -34,7 +34,12 @@ let workDir: string;
 const ccp = (args: string[], api: RunningApi | null, options: RunOptions = {}): Promise<Run> => {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) {
-    if (key.startsWith('CCP_') || key === 'CI' || key === 'NO_COLOR' || key === 'FORCE_COLOR') {
+    // The language too: the expected texts are English unless a test sets one.
+    if (
+      key.startsWith('CCP_') ||
+      key.startsWith('LC_') ||
+      ['CI', 'NO_COLOR', 'FORCE_COLOR', 'LANG'].includes(key)
+    ) {
       delete env[key];
     }
   }
@@ -363,6 +368,31 @@ describe('ccp login: failures and CCP_TOTP_SECRET (spawned)', () => {
     );
     expect(run).toMatchObject({ code: 4, stdout: '', stderr: `${MESSAGES.invalidCredentials}\n` });
     expect(existsSync(credentialsPath())).toBe(false);
+  });
+
+  it('a wrong password in the language of LANG, or of --lang over it', async () => {
+    const wrongPassword = (args: string[]) =>
+      ccp(
+        [
+          'login',
+          '--email',
+          'creator@example.com',
+          '--password-stdin',
+          '--otp',
+          api.totp(),
+          ...args,
+        ],
+        api,
+        { input: 'not-the-password\n', env: { LANG: 'it_IT.UTF-8' } },
+      );
+    expect(await wrongPassword([])).toMatchObject({
+      code: 4,
+      stderr: "Le credenziali dell'utente non sono corrette.\n",
+    });
+    expect(await wrongPassword(['--lang', 'de'])).toMatchObject({
+      code: 4,
+      stderr: 'Die Anmeldedaten sind nicht korrekt.\n',
+    });
   });
 
   it('a wrong code exits 4 with "Invalid OTP"', async () => {

@@ -31,7 +31,7 @@ afterAll(async () => {
 
 type Events = Required<ClientEvents>;
 
-const setup = (apiUrl = api.url) => {
+const setup = (apiUrl = api.url, language?: string) => {
   const calls: string[] = [];
   const events = {
     toast: vi.fn<Events['toast']>(),
@@ -44,6 +44,7 @@ const setup = (apiUrl = api.url) => {
     apiUrl,
     tokens,
     events,
+    ...(language ? { language: () => language } : {}),
     fetch: (input, init) => {
       calls.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
       return globalThis.fetch(input, init);
@@ -139,7 +140,10 @@ describe('the reaction to each answer (spec §7)', () => {
     const { client, events } = setup();
     await signIn(client);
     await rejection(client.get('/api/v1/learners/00000000-0000-4000-8000-000000000000'));
-    expect(events.toast).toHaveBeenCalledWith('Not found.');
+    expect(events.toast).toHaveBeenCalledWith('Not found.', {
+      type: 'toast',
+      message: 'Not found.',
+    });
   });
 
   it('422: the error modal with the server text and the field errors on the error', async () => {
@@ -156,7 +160,10 @@ describe('the reaction to each answer (spec §7)', () => {
     );
     expect(error.statusCode).toBe(422);
     expect(error.errors?.email).toEqual(['The email must be valid.']);
-    expect(events.errorModal).toHaveBeenCalledWith('The email must be valid.');
+    expect(events.errorModal).toHaveBeenCalledWith('The email must be valid.', {
+      type: 'errorModal',
+      message: 'The email must be valid.',
+    });
   });
 
   it('403: the error modal with the server text', async () => {
@@ -167,7 +174,10 @@ describe('the reaction to each answer (spec §7)', () => {
     });
     // A first-step token on a route that needs a full sign-in.
     await rejection(client.get('/api/v1/company', { bearer: first.access_token }));
-    expect(events.errorModal).toHaveBeenCalledWith(MESSAGES.twoFactorRequired);
+    expect(events.errorModal).toHaveBeenCalledWith(MESSAGES.twoFactorRequired, {
+      type: 'errorModal',
+      message: MESSAGES.twoFactorRequired,
+    });
   });
 
   it('"Too Many Attempts.": the slow-down modal', async () => {
@@ -181,6 +191,11 @@ describe('the reaction to each answer (spec §7)', () => {
     expect(error.status).toBe(429);
     expect(events.errorModal).toHaveBeenCalledWith(
       'Wow, slow down. Too many requests. Please wait and try again.',
+      {
+        type: 'errorModal',
+        message: 'Wow, slow down. Too many requests. Please wait and try again.',
+        key: 'slowDown',
+      },
     );
     api.clock.advance(61_000);
   });
@@ -195,6 +210,11 @@ describe('the reaction to each answer (spec §7)', () => {
     expect(error.isNetworkError).toBe(true);
     expect(events.toast).toHaveBeenCalledWith(
       'Network error. Failed to receive response from server.',
+      {
+        type: 'toast',
+        message: 'Network error. Failed to receive response from server.',
+        key: 'networkError',
+      },
     );
   });
 
@@ -213,7 +233,55 @@ describe('the reaction to each answer (spec §7)', () => {
     expect(error.status).toBe(503);
     expect(events.toast).toHaveBeenCalledWith(
       'Internal server error happened. Please try again later.',
+      {
+        type: 'toast',
+        message: 'Internal server error happened. Please try again later.',
+        key: 'internalServerError',
+      },
     );
     await new Promise<void>((resolve) => failing.close(() => resolve()));
+  });
+});
+
+describe('the language: the API answers in the one the client sends', () => {
+  it('an Italian client gets the 404 and the field errors of a 422 in Italian', async () => {
+    const { client, events } = setup(api.url, 'it');
+    await signIn(client);
+    const missing = await rejection(
+      client.get('/api/v1/learners/00000000-0000-4000-8000-000000000000'),
+    );
+    expect(missing).toMatchObject({ code: 'NOT_FOUND', message: 'Non trovato.' });
+    expect(events.toast).toHaveBeenCalledWith('Non trovato.', {
+      type: 'toast',
+      message: 'Non trovato.',
+    });
+    const invalid = await rejection(
+      client.post('/api/v1/learners', {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'not-an-email',
+        channels: ['slack'],
+        locale: 'en',
+      }),
+    );
+    expect(invalid.errors).toEqual({ email: ["L'indirizzo e-mail deve essere valido."] });
+  });
+
+  it('a German client still gets the slow-down modal: it is decided by code', async () => {
+    const { client, events } = setup(api.url, 'de');
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await rejection(passwordStep(client, { username: 'member@example.com', password: 'nope' }));
+    }
+    const error = await rejection(
+      passwordStep(client, { username: 'member@example.com', password: DEMO_PASSWORD }),
+    );
+    expect(error.code).toBe('TOO_MANY_ATTEMPTS');
+    expect(error.message).not.toBe(MESSAGES.tooManyAttempts);
+    expect(events.errorModal).toHaveBeenCalledWith(MESSAGES.slowDown, {
+      type: 'errorModal',
+      message: MESSAGES.slowDown,
+      key: 'slowDown',
+    });
+    api.clock.advance(61_000);
   });
 });

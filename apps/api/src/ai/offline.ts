@@ -11,6 +11,7 @@ import {
 } from '@ccp/schemas';
 import type { TAiPromptId, TAssessment, TAssessmentType, TLesson, TLocale } from '@ccp/schemas';
 
+import { t } from '../i18n/texts.ts';
 import { fill } from './messages.ts';
 import {
   charCount,
@@ -28,42 +29,29 @@ import type { TBlock } from './text.ts';
 // assessment is built from a sentence of that content (true/false: the sentence or an altered
 // copy; multiple choice: how the sentence ends, with endings of other parts as distractors).
 
-/** The words of the generated assessments, in the course language. */
-const TEXTS: Record<
-  TLocale,
-  {
-    trueLabel: string;
-    falseLabel: string;
-    trueFalse: (statement: string) => string;
-    complete: (stem: string) => string;
-    correct: (original: string) => string;
-    wrong: (original: string) => string;
-  }
-> = {
-  en: {
-    trueLabel: 'True',
-    falseLabel: 'False',
-    trueFalse: (statement) => `True or false? ${statement}`,
-    complete: (stem) => `How does this sentence from the lesson end? “${stem} …”`,
-    correct: (original) => `Correct! The lesson says: “${original}”`,
-    wrong: (original) => `Not quite. The lesson says: “${original}”`,
-  },
-  it: {
-    trueLabel: 'Vero',
-    falseLabel: 'Falso',
-    trueFalse: (statement) => `Vero o falso? ${statement}`,
-    complete: (stem) => `Come finisce questa frase della lezione? “${stem} …”`,
-    correct: (original) => `Esatto! La lezione dice: “${original}”`,
-    wrong: (original) => `Non proprio. La lezione dice: “${original}”`,
-  },
-  de: {
-    trueLabel: 'Richtig',
-    falseLabel: 'Falsch',
-    trueFalse: (statement) => `Richtig oder falsch? ${statement}`,
-    complete: (stem) => `Wie endet dieser Satz aus der Lektion? „${stem} …“`,
-    correct: (original) => `Genau! In der Lektion steht: „${original}“`,
-    wrong: (original) => `Nicht ganz. In der Lektion steht: „${original}“`,
-  },
+type TAssessmentTexts = {
+  trueLabel: string;
+  falseLabel: string;
+  trueFalse: (statement: string) => string;
+  complete: (stem: string) => string;
+  correct: (original: string) => string;
+  wrong: (original: string) => string;
+};
+
+/** The words of the generated assessments, in the course language (`server.ai.*`). */
+const textsFor = (lang: TLocale): TAssessmentTexts => ({
+  trueLabel: t(lang, 'server.ai.trueLabel'),
+  falseLabel: t(lang, 'server.ai.falseLabel'),
+  trueFalse: (statement) => t(lang, 'server.ai.trueFalse', { statement }),
+  complete: (stem) => t(lang, 'server.ai.complete', { stem }),
+  correct: (original) => t(lang, 'server.ai.correct', { original }),
+  wrong: (original) => t(lang, 'server.ai.wrong', { original }),
+});
+
+const TEXTS: Record<TLocale, TAssessmentTexts> = {
+  en: textsFor('en'),
+  it: textsFor('it'),
+  de: textsFor('de'),
 };
 
 const INTRO_TARGET = 300;

@@ -88,6 +88,7 @@ export type ChannelsTable = {
   position: number;
 };
 export type LanguagesTable = { uuid: string; name: string; short_name: string; position: number };
+// Dropped by migration 0008 (the texts live in locales/); kept for 0003 and 0008's down.
 export type TranslationsTable = { uuid: string; locale: string; key: string; value: string };
 export type CoursesTable = {
   uuid: string;

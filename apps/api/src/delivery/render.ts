@@ -1,5 +1,7 @@
 import type { TAssessment, TChannelKey, TLessonMedia, TLocale } from '@ccp/schemas';
 
+import { t } from '../i18n/texts.ts';
+
 // What each channel is sent: one message shape in, the channel's own payload out (MS Teams
 // adaptive card, Slack blocks, WhatsApp template, Webex markdown, Google Chat card). Real
 // connectors post these bodies as they are; the outbox adapter stores them.
@@ -58,55 +60,27 @@ type LearnerTexts = {
   decline: string;
 };
 
+/** The words around a lesson in the learner's language (`server.channel.*` in locales/server). */
+const textsFor = (lang: TLocale): LearnerTexts => ({
+  day: (day, total) => t(lang, 'server.channel.day', { day, total }),
+  minutes: (minutes) => t(lang, 'server.channel.minutes', { minutes }),
+  question: t(lang, 'server.channel.question'),
+  send: t(lang, 'server.channel.send'),
+  openAnswer: t(lang, 'server.channel.openAnswer'),
+  numberedAnswer: t(lang, 'server.channel.numberedAnswer'),
+  media: t(lang, 'server.channel.media'),
+  reminderTitle: t(lang, 'server.channel.reminderTitle'),
+  reminderText: (course, title) => t(lang, 'server.channel.reminderText', { course, title }),
+  invitationTitle: (course) => t(lang, 'server.channel.invitationTitle', { course }),
+  invitationText: (name, course) => t(lang, 'server.channel.invitationText', { name, course }),
+  join: t(lang, 'server.channel.join'),
+  decline: t(lang, 'server.channel.decline'),
+});
+
 const TEXTS: Record<TLocale, LearnerTexts> = {
-  en: {
-    day: (day, total) => `Day ${day} of ${total}`,
-    minutes: (minutes) => `${minutes} min`,
-    question: 'Question',
-    send: 'Send',
-    openAnswer: 'Reply with your answer.',
-    numberedAnswer: 'Reply with the number of your answer.',
-    media: 'Open the material',
-    reminderTitle: 'A lesson is waiting for you',
-    reminderText: (course, title) => `You have not opened "${title}" of ${course} yet.`,
-    invitationTitle: (course) => `You are invited to ${course}`,
-    invitationText: (name, course) =>
-      `Hi ${name}, would you like to receive the lessons of ${course} here? We start only once you agree.`,
-    join: 'Yes, join',
-    decline: 'No, thanks',
-  },
-  it: {
-    day: (day, total) => `Giorno ${day} di ${total}`,
-    minutes: (minutes) => `${minutes} min`,
-    question: 'Domanda',
-    send: 'Invia',
-    openAnswer: 'Rispondi con la tua risposta.',
-    numberedAnswer: 'Rispondi con il numero della tua risposta.',
-    media: 'Apri il materiale',
-    reminderTitle: 'Una lezione ti aspetta',
-    reminderText: (course, title) => `Non hai ancora aperto "${title}" di ${course}.`,
-    invitationTitle: (course) => `Sei invitato a ${course}`,
-    invitationText: (name, course) =>
-      `Ciao ${name}, vuoi ricevere qui le lezioni di ${course}? Iniziamo solo con il tuo consenso.`,
-    join: 'Sì, partecipo',
-    decline: 'No, grazie',
-  },
-  de: {
-    day: (day, total) => `Tag ${day} von ${total}`,
-    minutes: (minutes) => `${minutes} Min.`,
-    question: 'Frage',
-    send: 'Senden',
-    openAnswer: 'Antworte mit deiner Antwort.',
-    numberedAnswer: 'Antworte mit der Nummer deiner Antwort.',
-    media: 'Material öffnen',
-    reminderTitle: 'Eine Lektion wartet auf dich',
-    reminderText: (course, title) => `Du hast „${title}“ aus ${course} noch nicht geöffnet.`,
-    invitationTitle: (course) => `Du bist zu ${course} eingeladen`,
-    invitationText: (name, course) =>
-      `Hallo ${name}, möchtest du die Lektionen von ${course} hier erhalten? Wir starten erst mit deiner Zustimmung.`,
-    join: 'Ja, mitmachen',
-    decline: 'Nein, danke',
-  },
+  en: textsFor('en'),
+  it: textsFor('it'),
+  de: textsFor('de'),
 };
 
 export const learnerTexts = (language: TLocale): LearnerTexts => TEXTS[language];

@@ -7,11 +7,12 @@ import {
   MESSAGES,
   exportDownloadPath,
 } from '@ccp/schemas';
-import type { TExport, TExportType } from '@ccp/schemas';
+import type { TExport, TExportType, TLocale } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
 
 import { romeDate } from '../analytics/period.ts';
 import type { ExportsTable } from '../db/types.ts';
+import { localizeMessage } from '../i18n/messages.ts';
 import { AppError } from '../lib/app-error.ts';
 import { isoNow } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
@@ -133,7 +134,10 @@ const escapeHtml = (text: string) =>
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (match, key: string) => values[key] ?? match);
 
-/** E-mails the requester a link to the web app's download page of the export. */
+/**
+ * E-mails the requester a link to the web app's download page of the export, in the language of
+ * the request that asked for it (there is no user language yet).
+ */
 export const mailExportReady = async (
   app: App,
   {
@@ -142,6 +146,7 @@ export const mailExportReady = async (
     course,
     user,
     origin,
+    language = 'en',
   }: {
     exportId: string;
     type: TExportType;
@@ -149,18 +154,20 @@ export const mailExportReady = async (
     user: ExportUser;
     /** The web app's origin, e.g. https://ccp.example.com. */
     origin: string;
+    language?: TLocale;
   },
 ): Promise<string> => {
   const url = `${origin}${exportDownloadPath(exportId)}`;
   const values = {
     name: user.first_name,
-    export: EXPORT_TYPE_DISPLAY_NAMES[type],
+    export: localizeMessage(EXPORT_TYPE_DISPLAY_NAMES[type], language),
     course: course.name,
     url,
   };
-  const text = fill(MESSAGES.exportMailText, values);
+  const template = localizeMessage(MESSAGES.exportMailText, language);
+  const text = fill(template, values);
   const html = fill(
-    escapeHtml(MESSAGES.exportMailText).replace(/\n/g, '<br>'),
+    escapeHtml(template).replace(/\n/g, '<br>'),
     Object.fromEntries(
       Object.entries(values).map(([key, value]) => [
         key,
@@ -172,7 +179,7 @@ export const mailExportReady = async (
   );
   return sendMail(app, {
     to: user.email,
-    subject: MESSAGES.exportMailSubject,
+    subject: localizeMessage(MESSAGES.exportMailSubject, language),
     text,
     html,
     companyUuid: course.company_uuid,

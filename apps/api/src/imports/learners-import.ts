@@ -9,6 +9,7 @@ import type { Transaction } from 'kysely';
 
 import type { Db, Dialect } from '../db/index.ts';
 import type { Database } from '../db/types.ts';
+import { localizeReason } from '../i18n/messages.ts';
 import { isoNow } from '../lib/clock.ts';
 import { JobFailure, JobInterrupted } from '../jobs/types.ts';
 import type { JobContext, JobHandler } from '../jobs/types.ts';
@@ -372,6 +373,16 @@ const runImport = async ({ app, job, signal, commit }: JobContext) => {
   };
 
   /** Checks the plan, appends the error report and commits the batch. */
+  // The report is read by the person who started the import, in the language they asked in.
+  const lang = options.language ?? 'en';
+  const failuresIn = (failures: ErrorRow[]): ErrorRow[] =>
+    lang === 'en'
+      ? failures
+      : failures.map((failure) => ({
+          ...failure,
+          reasons: failure.reasons.map((reason) => localizeReason(reason, lang)),
+        }));
+
   const commitBatch = async (planned: PlannedBatch) => {
     if (signal.aborted) throw new JobInterrupted('stopping');
     // Counted after the previous batch committed, so its learners are in.
@@ -381,7 +392,7 @@ const runImport = async ({ app, job, signal, commit }: JobContext) => {
     }
     const next = addCounters(counters, planned.delta);
     const errorBytes = await report.append(
-      errorReportLines(planned.failures, options.header.length, options.delimiter),
+      errorReportLines(failuresIn(planned.failures), options.header.length, options.delimiter),
     );
     const nextCheckpoint: LearnersImportCheckpoint = {
       row: planned.last.row,

@@ -1,7 +1,8 @@
 import { JOB_STATUSES, LEARNER_IMPORT_TYPES } from '@ccp/schemas';
-import type { TImportJob, TJobStatus } from '@ccp/schemas';
+import type { TImportJob, TJobStatus, TLocale } from '@ccp/schemas';
 
 import type { JobsTable } from '../db/types.ts';
+import { localizeMessage } from '../i18n/messages.ts';
 import type { ColumnMap } from './rows.ts';
 import type { CsvDelimiter, ImportFormat } from './reader.ts';
 
@@ -18,6 +19,11 @@ export type LearnersImportOptions = {
   columns: ColumnMap;
   list: { uuid: string; name: string } | null;
   dry_run: boolean;
+  /**
+   * The language of the request that started the import: its mail and error report are written
+   * in it (there is no user language yet). Absent on jobs queued before it was kept: English.
+   */
+  language?: TLocale;
 };
 
 /** The last data row committed, its line, and the error report's committed size. */
@@ -40,8 +46,8 @@ export const importJobUrl = (uuid: string) => `/api/v1/learners/imports/${uuid}`
 const oneOf = <T extends string>(values: readonly T[], value: string, fallback: T): T =>
   (values as readonly string[]).includes(value) ? (value as T) : fallback;
 
-/** The job as the API returns it. */
-export const serializeImportJob = (job: JobsTable): TImportJob => {
+/** The job as the API returns it, its error summary in `lang`. */
+export const serializeImportJob = (job: JobsTable, lang: TLocale = 'en'): TImportJob => {
   const options = parseImportOptions(job.options);
   const progress =
     job.total_rows > 0
@@ -62,7 +68,7 @@ export const serializeImportJob = (job: JobsTable): TImportJob => {
     skipped: job.skipped,
     failed: job.failed,
     progress,
-    error_summary: job.error_summary,
+    error_summary: job.error_summary === null ? null : localizeMessage(job.error_summary, lang),
     error_report_url:
       job.failed > 0 && job.error_report_path ? `${importJobUrl(job.uuid)}/errors` : null,
     user_uuid: job.user_uuid,

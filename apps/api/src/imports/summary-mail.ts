@@ -2,6 +2,8 @@ import { IMPORT_ERROR_REPORT_RETENTION_DAYS, MESSAGES } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
 
 import type { JobsTable } from '../db/types.ts';
+import { localizeMessage } from '../i18n/messages.ts';
+import { t } from '../i18n/texts.ts';
 import { sendMail } from '../lib/mail.ts';
 import { importJobUrl, parseImportOptions } from './options.ts';
 
@@ -9,42 +11,55 @@ import { importJobUrl, parseImportOptions } from './options.ts';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** The summary mail of a finished import: its counts, or why it failed. */
+/**
+ * The summary mail of a finished import: its counts, or why it failed, in the language of the
+ * request that started it (`server.mail.import.*`).
+ */
 export const importSummaryMail = (job: JobsTable, firstName: string) => {
   const options = parseImportOptions(job.options);
+  const lang = options.language ?? 'en';
+  const file = options.file_name;
   const failed = job.status === 'failed';
-  const subject = failed
-    ? MESSAGES.importMailFailed
-    : options.dry_run
-      ? MESSAGES.importMailDryRun
-      : MESSAGES.importMailCompleted;
+  const subject = localizeMessage(
+    failed
+      ? MESSAGES.importMailFailed
+      : options.dry_run
+        ? MESSAGES.importMailDryRun
+        : MESSAGES.importMailCompleted,
+    lang,
+  );
   const counts = [
-    `Rows: ${job.total_rows}`,
-    `Created: ${job.created}`,
-    `Updated: ${job.updated}`,
-    `Skipped (unchanged): ${job.skipped}`,
-    `Failed: ${job.failed}`,
+    t(lang, 'server.mail.import.rows', { count: job.total_rows }),
+    t(lang, 'server.mail.import.created', { count: job.created }),
+    t(lang, 'server.mail.import.updated', { count: job.updated }),
+    t(lang, 'server.mail.import.skipped', { count: job.skipped }),
+    t(lang, 'server.mail.import.failed', { count: job.failed }),
   ];
   const lines = [
-    `Hello ${firstName},`,
+    t(lang, 'server.mail.import.greeting', { name: firstName }),
     '',
     failed
-      ? `The import of "${options.file_name}" stopped: ${job.error_summary ?? ''}`
+      ? t(lang, 'server.mail.import.stopped', {
+          file,
+          reason: localizeMessage(job.error_summary ?? '', lang),
+        })
       : options.dry_run
-        ? `The check of "${options.file_name}" is complete. Nothing was written: this is what an import would do.`
-        : `The import of "${options.file_name}" is complete.`,
-    ...(options.list ? [`Learners list: ${options.list.name}`] : []),
+        ? t(lang, 'server.mail.import.dryRun', { file })
+        : t(lang, 'server.mail.import.complete', { file }),
+    ...(options.list ? [t(lang, 'server.mail.import.list', { name: options.list.name })] : []),
     '',
     ...counts,
     '',
     ...(job.failed > 0
       ? [
-          `The rows that could not be imported, with their line and the reasons, are in the error report (kept for ${IMPORT_ERROR_REPORT_RETENTION_DAYS} days):`,
+          t(lang, 'server.mail.import.errorReport', {
+            days: IMPORT_ERROR_REPORT_RETENTION_DAYS,
+          }),
           `${importJobUrl(job.uuid)}/errors`,
           '',
         ]
       : []),
-    `Import: ${importJobUrl(job.uuid)}`,
+    t(lang, 'server.mail.import.link', { url: importJobUrl(job.uuid) }),
   ];
   const text = `${lines.join('\n')}\n`;
   const html = `<p>${lines.map(escapeHtml).join('<br>\n')}</p>\n`;

@@ -1,7 +1,8 @@
-import { checkPlanLimit, limitReachedMessage } from '@ccp/schemas';
-import type { TPlanFunctionLimit } from '@ccp/schemas';
+import { SUBSCRIPTION_FUNCTION_KEYS, checkPlanLimit, limitReachedMessage } from '@ccp/schemas';
+import type { TPlanFunctionLimit, TSubscriptionFunctionKey } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
+import { localText } from '../i18n/messages.ts';
 import { AppError } from './app-error.ts';
 
 /** The plan functions of a company, in the shape the gating rule takes. */
@@ -30,8 +31,13 @@ export const assertWithinPlan = async (
 ): Promise<void> => {
   const result = checkPlanLimit(await planFunctionsOf(db, companyUuid), feature, required);
   if (!result.allowed) {
-    throw new AppError('PLAN_LIMIT_REACHED', limitReachedMessage(feature), {
-      limit: result.upgrade,
-    });
+    const known = (SUBSCRIPTION_FUNCTION_KEYS as readonly string[]).includes(feature);
+    throw new AppError(
+      'PLAN_LIMIT_REACHED',
+      known
+        ? localText(`server.limitReached.${feature as TSubscriptionFunctionKey}`)
+        : limitReachedMessage(feature),
+      { limit: result.upgrade },
+    );
   }
 };

@@ -5,7 +5,9 @@ import { ERROR_CODES, LOCALES, MESSAGES, SUBSCRIPTION_FUNCTION_KEYS } from '@ccp
 import { describe, expect, it } from 'vitest';
 
 // The locale files must stay complete and parallel: every key in every language, none empty, the
-// same placeholders, the spec's English texts unchanged, and real translations, not copies.
+// same placeholders, the spec's English texts unchanged, and real translations, not copies. The
+// server-only texts (locales/server/*.json: channel messages, mails, generated assessments, GET
+// /translations) are checked with them, under `server.`; the web app never bundles them.
 
 const LOCALES_DIR = path.resolve(import.meta.dirname, '../../../../locales');
 
@@ -21,8 +23,11 @@ const flatten = (tree: TTree, prefix = ''): Map<string, string> => {
   return flat;
 };
 
+const read = (file: string) =>
+  JSON.parse(readFileSync(path.join(LOCALES_DIR, file), 'utf8')) as TTree;
+
 const load = (lng: string) =>
-  flatten(JSON.parse(readFileSync(path.join(LOCALES_DIR, `${lng}.json`), 'utf8')) as TTree);
+  new Map([...flatten(read(`${lng}.json`)), ...flatten(read(`server/${lng}.json`), 'server')]);
 
 const locales = new Map(LOCALES.map((lng) => [lng, load(lng)]));
 const en = locales.get('en')!;

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
-import { describeMessage } from './messages.ts';
+import { describeMessage, reactionMessage } from './messages.ts';
 import { translateMessage } from './translate-message.ts';
 
 const italian: Record<string, string> = {
@@ -26,5 +26,27 @@ describe('describeMessage / translateMessage', () => {
     expect(translateMessage(describeMessage('Learners limit reached.'), t)).toBe(
       'Learners limit reached.',
     );
+  });
+});
+
+describe('reactionMessage', () => {
+  it("translates the client's own texts by the key the reaction carries", () => {
+    const slowDown = reactionMessage({ message: MESSAGES.slowDown, key: 'slowDown' });
+    expect(translateMessage(slowDown, t)).toBe('Ehi, rallenta.');
+    const prefixed = reactionMessage({
+      message: `${MESSAGES.serverErrorPrefix} Konflikt.`,
+      key: 'serverErrorPrefix',
+      detail: 'Konflikt.',
+    });
+    expect(translateMessage(prefixed, t)).toBe('Errore del server: Konflikt.');
+  });
+
+  it('shows a server text the server already translated as it came', () => {
+    const message = reactionMessage({ message: "L'indirizzo e-mail deve essere valido." });
+    expect(translateMessage(message, t)).toBe("L'indirizzo e-mail deve essere valido.");
+  });
+
+  it('still translates a spec text an English-only server sent', () => {
+    expect(reactionMessage({ message: MESSAGES.slowDown }).key).toBe('slowDown');
   });
 });

@@ -1,3 +1,4 @@
+import type { TReactionText } from '@ccp/data-provider';
 import { MESSAGES, messageKey } from '@ccp/schemas';
 import type { TMessageKey } from '@ccp/schemas';
 
@@ -18,3 +19,17 @@ export const describeMessage = (text: string): TMessage => {
   }
   return { text };
 };
+
+/**
+ * What a reaction of the http client shows: a text the client chose itself by its key; a server
+ * text as sent (the server said it in the language the app asked for), unless it is one of the
+ * spec's English texts, which an English-only server may still send.
+ */
+export const reactionMessage = (reaction: TReactionText): TMessage =>
+  reaction.key
+    ? {
+        text: reaction.message,
+        key: reaction.key,
+        ...(reaction.detail ? { detail: reaction.detail } : {}),
+      }
+    : describeMessage(reaction.message);

@@ -1,6 +1,6 @@
 import type { ApiError } from '@ccp/data-provider';
 
-import { describeMessage } from './messages.ts';
+import { reactionMessage } from './messages.ts';
 import { uiEvents } from './ui-events.ts';
 
 /**
@@ -10,9 +10,9 @@ import { uiEvents } from './ui-events.ts';
  */
 export const reportFailure = (error: unknown) => {
   const reaction = (error as Partial<ApiError> | null)?.reaction;
-  if (reaction?.type === 'toast') uiEvents.emit('toast', describeMessage(reaction.message));
+  if (reaction?.type === 'toast') uiEvents.emit('toast', reactionMessage(reaction));
   else if (reaction?.type === 'errorModal') {
-    uiEvents.emit('errorModal', describeMessage(reaction.message));
+    uiEvents.emit('errorModal', reactionMessage(reaction));
   }
 };
 

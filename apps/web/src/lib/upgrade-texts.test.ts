@@ -44,6 +44,22 @@ describe('upgradeTexts (spec §6 key lookup)', () => {
     });
   });
 
+  it('finds the texts of a 402 said in Italian by the plan function of its payload', () => {
+    const texts = upgradeTexts(
+      {
+        message: 'Limite di discenti raggiunto.',
+        limit: { feature: 'learners', required: 7, limit: 6 },
+      },
+      server,
+      local,
+    );
+    expect(texts).toMatchObject({
+      textKey: 'learners_limit_reached',
+      title: 'Learners limit reached',
+      requestedFunction: 'learners',
+    });
+  });
+
   it('falls back to upgrade.generic.* when the server has no texts for the key', () => {
     const texts = upgradeTexts(
       { message: 'Lessons limit reached.', limit: { feature: 'lessons', required: 11, limit: 10 } },

@@ -45,13 +45,22 @@ export const requestedFunctionOf = (request: TUpgradeRequest): TSubscriptionFunc
  * The upgrade modal's texts (spec §6): the 402 text becomes a key (lowercased, spaces to
  * underscores, dots removed); the title and description are `upgrade.<key>.*` from the server's
  * translations (GET /api/v1/translations), else `upgrade.generic.*`, else the local locale files.
+ * The server says the 402 text in the user's language, so when the payload names the plan
+ * function the key comes from that function's English text ("Learners limit reached." →
+ * learners_limit_reached), whatever the language the message arrived in.
  */
 export const upgradeTexts = (
   request: TUpgradeRequest,
   server: ReadonlyMap<string, string>,
   local: TLocalLookup,
 ): TUpgradeTexts => {
-  const textKey = request.message ? errorTextKey(request.message) : UPGRADE_GENERIC_TEXT_KEY;
+  const feature = request.limit?.feature;
+  const textKey =
+    feature && isFunctionKey(feature)
+      ? errorTextKey(limitReachedMessage(feature))
+      : request.message
+        ? errorTextKey(request.message)
+        : UPGRADE_GENERIC_TEXT_KEY;
   const specific = upgradeTranslationKeys(textKey);
   const generic = upgradeTranslationKeys(UPGRADE_GENERIC_TEXT_KEY);
   const pick = (field: 'title' | 'description') =>
@@ -60,7 +69,7 @@ export const upgradeTexts = (
     local(`modals.upgrade.generic.${field}`) ??
     '';
   const requestedFunction = requestedFunctionOf(request);
-  const feature = requestedFunction
+  const featureName = requestedFunction
     ? (server.get(`upgrade.${textKey}.feature`) ??
       server.get(`subscription_functions.${requestedFunction}`) ??
       local(`enum.subscriptionFunction.${requestedFunction}`) ??
@@ -70,7 +79,7 @@ export const upgradeTexts = (
     textKey,
     title: pick('title'),
     description: pick('description'),
-    feature,
+    feature: featureName,
     requestedFunction,
     required: request.limit?.required ?? null,
     limit: request.limit?.limit ?? null,

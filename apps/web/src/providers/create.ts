@@ -4,15 +4,15 @@ import {
   createHttpClient,
   createSession,
   dataProvider,
+  failureIs,
   webStoragePendingStore,
   webStorageTokenStore,
 } from '@ccp/data-provider';
 
-import { MESSAGES } from '@ccp/schemas';
-
 import { PENDING_SETUP_STORAGE_KEY, TOKENS_STORAGE_KEY } from '../config.ts';
+import { currentLanguage } from '../i18n.ts';
 import { classroomChoiceStore } from '../lib/classroom-choice.ts';
-import { describeMessage } from '../lib/messages.ts';
+import { reactionMessage } from '../lib/messages.ts';
 import { uiEvents } from '../lib/ui-events.ts';
 
 /**
@@ -26,9 +26,11 @@ export const createProviders = () => {
     // Tabs share the tokens in localStorage: one refreshes at a time (the Web Locks API).
     refreshLock: <T>(task: () => Promise<T>): Promise<T> =>
       'locks' in navigator ? (navigator.locks.request('ccp.refresh', task) as Promise<T>) : task(),
+    // The API answers its messages in the language shown, read on every request.
+    language: currentLanguage,
     events: {
-      toast: (text) => uiEvents.emit('toast', describeMessage(text)),
-      errorModal: (text) => uiEvents.emit('errorModal', describeMessage(text)),
+      toast: (_text, reaction) => uiEvents.emit('toast', reactionMessage(reaction)),
+      errorModal: (_text, reaction) => uiEvents.emit('errorModal', reactionMessage(reaction)),
       upgrade: ({ message, limit }) =>
         uiEvents.emit('upgrade', { message, ...(limit ? { limit } : {}) }),
       logout: () => uiEvents.emit('logout', undefined),
@@ -70,14 +72,21 @@ const exposeForDebugging = (client: ReturnType<typeof createHttpClient>) => {
   });
 };
 
-/** The sign-in failures the login page shows itself (the client stays silent about them). */
+const codeOf = (error: unknown): string | undefined =>
+  error instanceof Error && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+
+/**
+ * The sign-in failures the login and 2FA pages show themselves (the client stays silent about
+ * them), by code: the message is in the user's language. A wrong code at sign-in and a wrong
+ * setup pair are both INVALID_CODE; each page asks only about its own step.
+ */
 export const signInFailures = {
   invalidCredentials: (error: unknown) =>
-    error instanceof ApiError &&
-    (error.code === 'INVALID_CREDENTIALS' || error.message === MESSAGES.invalidCredentials),
-  invalidOtp: (error: unknown) => error instanceof Error && error.message === MESSAGES.otpInvalid,
-  wrongSetupCodes: (error: unknown) =>
-    error instanceof Error && error.message === MESSAGES.otpWrongSetup,
+    error instanceof ApiError && failureIs(error, 'INVALID_CREDENTIALS'),
+  invalidOtp: (error: unknown) => codeOf(error) === 'INVALID_CODE',
+  wrongSetupCodes: (error: unknown) => codeOf(error) === 'INVALID_CODE',
 };
 
 export type TProviders = ReturnType<typeof createProviders>;

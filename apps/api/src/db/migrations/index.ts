@@ -7,6 +7,7 @@ import * as delivery from './0004_delivery.ts';
 import * as deliveryExtra from './0005_delivery_extra.ts';
 import * as analytics from './0006_analytics.ts';
 import * as jobs from './0007_jobs.ts';
+import * as translationsFromLocales from './0008_translations_from_locales.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005_delivery_extra': deliveryExtra,
   '0006_analytics': analytics,
   '0007_jobs': jobs,
+  '0008_translations_from_locales': translationsFromLocales,
 };

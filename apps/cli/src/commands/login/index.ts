@@ -1,13 +1,14 @@
 import {
   ApiError,
   createHttpClient,
+  failureIs,
   memoryTokenStore,
   otpStep,
   passwordStep,
   signOut,
 } from '@ccp/data-provider';
 import type { TFirstStep } from '@ccp/data-provider';
-import { MESSAGES, ZLoginRequestSchema, ZOtpCodeSchema } from '@ccp/schemas';
+import { ZLoginRequestSchema, ZOtpCodeSchema } from '@ccp/schemas';
 import type { TUser } from '@ccp/schemas';
 import * as OTPAuth from 'otpauth';
 
@@ -15,6 +16,7 @@ import type { GlobalOptions } from '../../lib/client.ts';
 import { cliClientEvents, openSession, revokeSession } from '../../lib/client.ts';
 import { AuthError, UsageError } from '../../lib/errors.ts';
 import { canPrompt, canSpin } from '../../lib/interactive.ts';
+import { sayText, specText } from '../../lib/texts.ts';
 import type { CliIo } from '../../lib/io.ts';
 import { printErr, readAll } from '../../lib/io.ts';
 import { cannotPrompt, createPrompter } from '../../lib/prompt.ts';
@@ -62,7 +64,7 @@ export const passwordFromStdin = (text: string): string => text.replace(/\r?\n$/
  * missing one fails (exit 2) before anything is read or sent.
  */
 export async function login(options: LoginOptions, io: CliIo): Promise<void> {
-  const { apiUrl, store } = openSession(options, io);
+  const { apiUrl, lang, store } = openSession(options, io);
   const interactive = canPrompt(io, options);
   const totpSecret = io.env.CCP_TOTP_SECRET || undefined;
 
@@ -78,7 +80,7 @@ export async function login(options: LoginOptions, io: CliIo): Promise<void> {
   }
   if (options.email !== undefined) {
     const issue = emailIssue(options.email);
-    if (issue) throw new UsageError(`--email: ${issue}`);
+    if (issue) throw new UsageError(`--email: ${sayText(lang, issue)}`);
   }
   // A bad secret must fail before the password is spent on a first step.
   if (totpSecret && options.otp === undefined) totpCode(totpSecret);
@@ -95,13 +97,20 @@ export async function login(options: LoginOptions, io: CliIo): Promise<void> {
     : await ask.secret({ message: 'Password', flag: '--password-stdin' });
   if (!password) {
     throw new UsageError(
-      options.passwordStdin ? 'No password on stdin (--password-stdin).' : MESSAGES.required,
+      options.passwordStdin
+        ? 'No password on stdin (--password-stdin).'
+        : specText(lang, 'required'),
     );
   }
 
   // The sign-in runs on its own in-memory session: a failure must not touch the stored one.
-  const events = cliClientEvents(io, apiUrl);
-  const client = createHttpClient({ apiUrl, tokens: memoryTokenStore(), events });
+  const events = cliClientEvents(io, apiUrl, lang);
+  const client = createHttpClient({
+    apiUrl,
+    tokens: memoryTokenStore(),
+    events,
+    language: () => lang,
+  });
   const spin = canSpin(io, options);
 
   let firstStep: TFirstStep;
@@ -110,8 +119,8 @@ export async function login(options: LoginOptions, io: CliIo): Promise<void> {
       passwordStep(client, { username: email.trim(), password }),
     );
   } catch (error) {
-    if (error instanceof ApiError && error.message === MESSAGES.invalidCredentials) {
-      throw new AuthError(MESSAGES.invalidCredentials);
+    if (error instanceof ApiError && failureIs(error, 'INVALID_CREDENTIALS')) {
+      throw new AuthError(specText(lang, 'invalidCredentials'));
     }
     throw error;
   }
@@ -140,19 +149,19 @@ export async function login(options: LoginOptions, io: CliIo): Promise<void> {
         otpStep(client, firstStep, code),
       );
       if (user) return user;
-      if (!canRetry || attempt >= OTP_ATTEMPTS) throw new AuthError(MESSAGES.otpInvalid);
-      printErr(io, MESSAGES.otpInvalid);
+      if (!canRetry || attempt >= OTP_ATTEMPTS) throw new AuthError(specText(lang, 'otpInvalid'));
+      printErr(io, specText(lang, 'otpInvalid'));
     }
   };
   const user = await confirmCode();
 
   const tokens = client.tokens.get();
-  if (!tokens) throw new AuthError(MESSAGES.otpInvalid);
+  if (!tokens) throw new AuthError(specText(lang, 'otpInvalid'));
   const previous = store.get();
   store.set(tokens);
   // Replacing a session: end the old one on the server too (quietly; it may be long dead).
   if (previous && previous.refresh_token !== tokens.refresh_token) {
-    await revokeSession(apiUrl, previous);
+    await revokeSession(apiUrl, previous, {}, lang);
   }
   printErr(io, `Signed in as ${user.email} (${user.company.name})`);
 }

@@ -12,7 +12,7 @@ export type LogoutOptions = GlobalOptions;
  * locally, even offline or with a dead session; not being signed in is not an error.
  */
 export async function logout(options: LogoutOptions, io: CliIo): Promise<void> {
-  const { apiUrl, store } = openSession(options, io);
+  const { apiUrl, lang, store } = openSession(options, io);
   const tokens = store.get();
   if (!tokens) {
     printErr(io, `Not signed in to ${apiUrl}.`);
@@ -20,7 +20,7 @@ export async function logout(options: LogoutOptions, io: CliIo): Promise<void> {
   }
   try {
     await withSpinner(io, canSpin(io), 'Signing out…', () =>
-      revokeSession(apiUrl, tokens, cliClientEvents(io, apiUrl)),
+      revokeSession(apiUrl, tokens, cliClientEvents(io, apiUrl, lang), lang),
     );
   } finally {
     store.clear();

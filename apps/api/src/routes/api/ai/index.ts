@@ -36,7 +36,6 @@ import { z } from 'zod';
 import { extractDocument, isDocumentType, UnreadableFileError } from '../../../ai/extract.ts';
 import { generateAiLessons } from '../../../ai/generate.ts';
 import { runHelpers } from '../../../ai/helpers.ts';
-import { fill } from '../../../ai/messages.ts';
 import { generateOfflineLessons } from '../../../ai/offline.ts';
 import { AiProviderError, createAiProvider } from '../../../ai/provider.ts';
 import { resolveAiSettings } from '../../../ai/settings.ts';
@@ -47,6 +46,8 @@ import { TranslationSizeError, translateLessons } from '../../../ai/translate.ts
 import { readImportForm, removeUpload } from '../../../ai/upload.ts';
 import type { TImportUpload } from '../../../ai/upload.ts';
 import type { Database } from '../../../db/types.ts';
+import { requestLanguage } from '../../../i18n/language.ts';
+import { localizeMessage, messageText } from '../../../i18n/messages.ts';
 import { syncCourseDelivery } from '../../../delivery/enrolment.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
 import { newUuid } from '../../../lib/ids.ts';
@@ -93,7 +94,7 @@ const providerFailure = (error: AiProviderError, translating = false): AppError 
     error.kind === 'invalid'
       ? MESSAGES.aiInvalidResponse
       : error.kind === 'refused'
-        ? fill(MESSAGES.aiProviderRefused, { status: error.status ?? 400 })
+        ? messageText('aiProviderRefused', { status: error.status ?? 400 })
         : translating
           ? MESSAGES.translationServerError
           : error.kind === 'timeout'
@@ -110,18 +111,21 @@ const withProviderErrors = async <T>(work: () => Promise<T>, translating = false
     if (error instanceof TranslationSizeError) {
       throw new AppError(
         'AI_PROVIDER_ERROR',
-        fill(MESSAGES.translationSizeMismatch, { sent: error.sent, received: error.received }),
+        messageText('translationSizeMismatch', { sent: error.sent, received: error.received }),
       );
     }
     throw error;
   }
 };
 
-/** What the creator must fix in the languages and lessons before publishing (spec §5). */
-const contentProblems = (course: TCourse, now: Date): TAiCourseResult['problems'] =>
-  publishCheck(toPublishCourse(course), { now }).filter(
-    (problem) => problem.path.startsWith('lessons') || problem.path.startsWith('languages'),
-  );
+/**
+ * What the creator must fix in the languages and lessons before publishing (spec §5), said in
+ * `lang`; `key`, `day`, `language` and `option` stay for a client that words them itself.
+ */
+const contentProblems = (course: TCourse, now: Date, lang: TLocale): TAiCourseResult['problems'] =>
+  publishCheck(toPublishCourse(course), { now })
+    .filter((problem) => problem.path.startsWith('lessons') || problem.path.startsWith('languages'))
+    .map((problem) => ({ ...problem, message: localizeMessage(problem.message, lang) }));
 
 const recordUsage = (
   trx: Transaction<Database>,
@@ -326,9 +330,11 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
         const course = await loadCourse(app.db, uuid);
         result = {
           course,
-          problems: contentProblems(course, app.clock.now()),
+          problems: contentProblems(course, app.clock.now(), requestLanguage(request)),
           generator,
-          warnings: generated.warnings,
+          warnings: generated.warnings.map((warning) =>
+            localizeMessage(warning, requestLanguage(request)),
+          ),
         };
       } finally {
         await removeUpload(form.file);
@@ -432,7 +438,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       return {
         data: {
           course: result,
-          problems: contentProblems(result, app.clock.now()),
+          problems: contentProblems(result, app.clock.now(), requestLanguage(request)),
           generator: 'openai' as const,
           warnings: [],
         },

@@ -18,6 +18,8 @@ import {
   mailExportReady,
   readExport,
 } from '../../../exports/service.ts';
+import { requestLanguage } from '../../../i18n/language.ts';
+import { localizeMessage } from '../../../i18n/messages.ts';
 import { notFound } from '../../../lib/app-error.ts';
 import { authOf } from '../../../plugins/auth.ts';
 
@@ -89,8 +91,13 @@ export const analyticsExportRoutes: FastifyPluginAsyncZod = async (app) => {
           course,
           user,
           origin: originOf(request),
+          language: requestLanguage(request),
         });
-        const { export_id, type_display_name, status } = created;
+        const { export_id, status } = created;
+        const type_display_name = localizeMessage(
+          created.type_display_name,
+          requestLanguage(request),
+        );
         return reply.code(201).send({ data: { export_id, type, type_display_name, status } });
       },
     );
@@ -147,8 +154,18 @@ export const analyticsExportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZExportDownloadResponseSchema },
       },
     },
-    async (request) => ({
-      data: await readExport(app, authOf(request).user.company_uuid, request.params.exportId),
-    }),
+    async (request) => {
+      const file = await readExport(
+        app,
+        authOf(request).user.company_uuid,
+        request.params.exportId,
+      );
+      return {
+        data: {
+          ...file,
+          type_display_name: localizeMessage(file.type_display_name, requestLanguage(request)),
+        },
+      };
+    },
   );
 };

@@ -12,13 +12,14 @@ import {
   ZListImportJobsQuerySchema,
   ZListImportJobsResponseSchema,
   ZUuidSchema,
-  fillMessage,
 } from '@ccp/schemas';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
+import { requestLanguage } from '../../../i18n/language.ts';
+import { messageText } from '../../../i18n/messages.ts';
 import { errorReportHeader } from '../../../imports/error-report.ts';
 import {
   LEARNERS_IMPORT_KIND,
@@ -134,6 +135,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           columns: scan.columns,
           list,
           dry_run: fields.dry_run ?? false,
+          language: requestLanguage(request),
         };
         const job = await enqueueJob(
           app.db,
@@ -153,7 +155,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           { job: uuid, rows: scan.totalRows, bytes: file.bytes, format: file.format },
           'learners import queued',
         );
-        return reply.code(202).send({ data: serializeImportJob(job) });
+        return reply.code(202).send({ data: serializeImportJob(job, requestLanguage(request)) });
       } catch (error) {
         if (file) await rm(file.path, { force: true });
         throw error;
@@ -188,7 +190,13 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           .offset(offsetOf(page))
           .execute(),
       ]);
-      return paginated(rows.map(serializeImportJob), Number(countRow.count), page, request.url);
+      const lang = requestLanguage(request);
+      return paginated(
+        rows.map((row) => serializeImportJob(row, lang)),
+        Number(countRow.count),
+        page,
+        request.url,
+      );
     },
   );
 
@@ -220,7 +228,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
     },
     async (request) => {
       const job = await findJob(authOf(request).user.company_uuid, request.params.jobUuid);
-      return { data: serializeImportJob(job) };
+      return { data: serializeImportJob(job, requestLanguage(request)) };
     },
   );
 
@@ -240,9 +248,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
       // Rows failed but the path is gone: the purge deleted the report (jobs/purge.ts).
       if (job.failed > 0 && !job.error_report_path) {
         throw notFound(
-          fillMessage(MESSAGES.importErrorReportExpired, {
-            days: IMPORT_ERROR_REPORT_RETENTION_DAYS,
-          }),
+          messageText('importErrorReportExpired', { days: IMPORT_ERROR_REPORT_RETENTION_DAYS }),
         );
       }
       const options = parseImportOptions(job.options);
@@ -282,7 +288,9 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
       if (!(await cancelJob(app.db, job.uuid, isoNow(app.clock)))) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.importNotCancelable);
       }
-      return { data: serializeImportJob(await findJob(companyUuid, job.uuid)) };
+      return {
+        data: serializeImportJob(await findJob(companyUuid, job.uuid), requestLanguage(request)),
+      };
     },
   );
 };

@@ -1,4 +1,5 @@
 import {
+  LOCALES,
   ZCompanyClassroomsParamsSchema,
   ZCompanyResponseSchema,
   ZListChannelsResponseSchema,
@@ -10,6 +11,7 @@ import {
 import type { TChannel, TLanguage, TTranslation } from '@ccp/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
+import { textsUnder } from '../../../i18n/texts.ts';
 import { notFound } from '../../../lib/app-error.ts';
 import { authOf } from '../../../plugins/auth.ts';
 
@@ -114,13 +116,15 @@ export const organisationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { locale } = request.query;
-      let query = app.db
-        .selectFrom('translations')
-        .select(['locale', 'key', 'value'])
-        .orderBy('locale')
-        .orderBy('key');
-      if (locale) query = query.where('locale', '=', locale);
-      return { data: (await query.execute()) as TTranslation[] };
+      const data: TTranslation[] = [...LOCALES]
+        .filter((lang) => !locale || lang === locale)
+        .sort()
+        .flatMap((lang) =>
+          [...textsUnder(lang, 'server.translations')]
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([key, value]) => ({ locale: lang, key, value })),
+        );
+      return { data };
     },
   );
 };
