@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { ZUuidSchema, dataEnvelope } from './common.ts';
+import { ZPageQuerySchema, ZUuidSchema, dataEnvelope, paginatedEnvelope } from './common.ts';
 import { COURSE_STATUSES } from './constants.ts';
 import { addCalendarDays, deliveryCalendarDate } from './course-distribution.ts';
 import { MESSAGES } from './messages.ts';
@@ -252,3 +252,34 @@ export const ZLearnerInsightsSchema = z.object({
 });
 export type TLearnerInsights = z.infer<typeof ZLearnerInsightsSchema>;
 export const ZLearnerInsightsResponseSchema = dataEnvelope(ZLearnerInsightsSchema);
+
+// --- A course's learners by status (the insights table) ------------------------------------
+
+/** Who the insights table lists: a status of docs/metrics.md, or `interacted` (read a lesson). */
+export const COURSE_LEARNER_FILTERS = ['interacted', ...ENGAGEMENT_STATUSES] as const;
+export type TCourseLearnerFilter = (typeof COURSE_LEARNER_FILTERS)[number];
+
+export const ZAnalyticsCourseParamsSchema = z.object({ id: ZUuidSchema, courseId: ZUuidSchema });
+
+/** `status` narrows the list; pages as every list (default 15, at most 100 a page). */
+export const ZCourseLearnersQuerySchema = ZPageQuerySchema.extend({
+  status: z.enum(COURSE_LEARNER_FILTERS, { error: MESSAGES.learnerStatusInvalid }).optional(),
+});
+export type TCourseLearnersQuery = z.infer<typeof ZCourseLearnersQuerySchema>;
+
+/** An enrolled learner of a course with the status and progress the course's figures count. */
+export const ZCourseLearnerSchema = z.object({
+  uuid: ZUuidSchema,
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string().nullable(),
+  status: z.enum(ENGAGEMENT_STATUSES),
+  lessons_read: count(),
+  /** The course's lesson days. */
+  lessons_total: count(),
+  /** Minutes. */
+  learning_time: count(),
+  last_activity_at: z.string().nullable(),
+});
+export type TCourseLearner = z.infer<typeof ZCourseLearnerSchema>;
+export const ZCourseLearnersResponseSchema = paginatedEnvelope(ZCourseLearnerSchema);

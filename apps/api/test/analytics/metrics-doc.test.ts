@@ -5,6 +5,7 @@ import {
   ZClassroomAnalyticsSchema,
   ZClassroomStatisticsSchema,
   ZCourseInsightSchema,
+  ZCourseLearnerSchema,
   ZDistributionChartChannelSchema,
   ZDistributionChartDaySchema,
   ZDistributionChartSchema,
@@ -16,6 +17,7 @@ import {
 } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
+import en from '../../../../locales/en.json' with { type: 'json' };
 import { NOT_ENROLLED_COLUMNS, STATISTICS_COLUMNS } from '../../src/exports/producers.ts';
 import { buildTestApp, call } from '../helper.ts';
 
@@ -28,6 +30,7 @@ const SHAPES = {
   ZClassroomAnalyticsSchema,
   ZClassroomStatisticsSchema,
   ZCourseInsightSchema,
+  ZCourseLearnerSchema,
   ZDistributionChartSchema,
   ZDistributionChartDaySchema,
   ZDistributionChartChannelSchema,
@@ -43,6 +46,16 @@ describe('docs/metrics.md', () => {
     const missing = Object.keys(schema.shape).filter((key) => !doc.includes(`\`${key}\``));
     expect(missing).toEqual([]);
   });
+
+  // The web's info popovers and this document say the same formula (locales/*.json `metrics`).
+  it.each(Object.entries(en.metrics))(
+    'gives %s the formula the info popover shows',
+    (key, text) => {
+      const rows = doc.split('\n').filter((line) => line.startsWith(`| \`${key}\` |`));
+      // Several tables can have a row for one key (`dormant` is also a status).
+      expect(rows.filter((row) => row.includes(text.formula))).toHaveLength(1);
+    },
+  );
 
   it.each([
     ['statistics', STATISTICS_COLUMNS],
@@ -61,6 +74,7 @@ const CONTRACT: [method: string, path: string][] = [
   ['get', '/api/v2/analytics/classrooms/{id}/courses/insights'],
   ['get', '/api/v2/analytics/classrooms/{id}/distribution'],
   ['get', '/api/v2/analytics/classrooms/{id}/learners/status'],
+  ['get', '/api/v2/analytics/classrooms/{id}/courses/{courseId}/learners'],
   ['get', '/api/v1/analytics/learners/{id}'],
   ['post', '/api/v1/analytics/courses/{courseId}/export-delivery-statistics'],
   ['post', '/api/v1/analytics/courses/{courseId}/export-not-enrolled-learners'],

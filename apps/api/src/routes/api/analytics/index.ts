@@ -1,10 +1,13 @@
 import {
   ZAnalyticsCourseFilterQuerySchema,
+  ZAnalyticsCourseParamsSchema,
   ZAnalyticsIdParamsSchema,
   ZAnalyticsPeriodQuerySchema,
   ZClassroomAnalyticsResponseSchema,
   ZClassroomStatisticsResponseSchema,
   ZCourseInsightsResponseSchema,
+  ZCourseLearnersQuerySchema,
+  ZCourseLearnersResponseSchema,
   ZDistributionChartResponseSchema,
   ZLearnerInsightsResponseSchema,
   ZLearnersAnalyticsResponseSchema,
@@ -20,11 +23,13 @@ import {
   learnersAnalytics,
   learnersStatus,
 } from '../../../analytics/classroom.ts';
+import { courseLearners } from '../../../analytics/course-learners.ts';
 import { courseInsights } from '../../../analytics/courses.ts';
 import { learnerInsights } from '../../../analytics/learner.ts';
 import { chartPeriodOf, periodOf } from '../../../analytics/period.ts';
 import type { ClassroomScope } from '../../../analytics/scope.ts';
 import { notFound } from '../../../lib/app-error.ts';
+import { pageRequest, paginated } from '../../../lib/pagination.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { findClassroom } from '../courses/repository.ts';
 import { analyticsExportRoutes } from './exports.ts';
@@ -166,6 +171,34 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         data: await learnersStatus(app.db, scope, periodOf(request.query), app.clock.now()),
       };
+    },
+  );
+
+  app.get(
+    `${v2}/courses/:courseId/learners`,
+    {
+      schema: {
+        tags,
+        summary: 'A course’s enrolled learners with their status, by name',
+        description:
+          '`status` narrows the list to one engagement status (completed, unreachable, active, dormant, not_started) or to the learners who read a lesson (`interacted`). Paginated as every list.',
+        params: ZAnalyticsCourseParamsSchema,
+        querystring: ZCourseLearnersQuerySchema,
+        response: { 200: ZCourseLearnersResponseSchema },
+      },
+    },
+    async (request) => {
+      const { id, courseId } = request.params;
+      await scopeOf(request, id, courseId);
+      const page = pageRequest(request.query);
+      const { rows, total } = await courseLearners(
+        app.db,
+        courseId,
+        request.query.status,
+        page,
+        app.clock.now(),
+      );
+      return paginated(rows, total, page, request.url);
     },
   );
 

@@ -1,0 +1,65 @@
+import type { TCourseLearner, TCourseLearnerFilter } from '@ccp/schemas';
+import { sql } from 'kysely';
+
+import type { Db } from '../db/index.ts';
+import { offsetOf } from '../lib/pagination.ts';
+import type { PageRequest } from '../lib/pagination.ts';
+import { engagementStatus, toCount } from './scope.ts';
+
+/**
+ * GET …/courses/{courseId}/learners: the course's enrolled learners with the status its figures
+ * count them in (docs/metrics.md "Learner status"), narrowed to one status or to those who read a
+ * lesson (`interacted`), by name. One pass over the enrolment aggregates.
+ */
+export const courseLearners = async (
+  db: Db,
+  courseUuid: string,
+  filter: TCourseLearnerFilter | undefined,
+  page: PageRequest,
+  now: Date,
+): Promise<{ rows: TCourseLearner[]; total: number }> => {
+  const status = engagementStatus(now);
+  const narrowed =
+    filter === undefined
+      ? sql``
+      : filter === 'interacted'
+        ? sql`AND s.interacted = 1`
+        : sql`AND ${status} = ${filter}`;
+  const from = sql`FROM analytics_enrollment_stats s
+    JOIN learners l ON l.uuid = s.learner_uuid
+    LEFT JOIN (SELECT ls.course_uuid, count(DISTINCT ls.day) AS days FROM lessons ls
+      WHERE ls.course_uuid = ${courseUuid} GROUP BY ls.course_uuid) n ON n.course_uuid = s.course_uuid
+    WHERE s.course_uuid = ${courseUuid} AND s.enrolled = 1 ${narrowed}`;
+  const counted = await sql<{ total: unknown }>`SELECT count(*) AS total ${from}`.execute(db);
+  const total = toCount(counted.rows[0]?.total);
+  if (total === 0) return { rows: [], total };
+  const { rows } = await sql<{
+    uuid: string;
+    first_name: string;
+    last_name: string;
+    email: string | null;
+    status: TCourseLearner['status'];
+    lessons_read: unknown;
+    days: unknown;
+    learning_minutes: unknown;
+    last_activity_at: string | null;
+  }>`SELECT l.uuid, l.first_name, l.last_name, l.email, ${status} AS status, s.lessons_read,
+      coalesce(n.days, 0) AS days, s.learning_minutes, s.last_activity_at
+    ${from}
+    ORDER BY l.last_name, l.first_name, l.uuid
+    LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`.execute(db);
+  return {
+    total,
+    rows: rows.map((row) => ({
+      uuid: row.uuid,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      email: row.email,
+      status: row.status,
+      lessons_read: toCount(row.lessons_read),
+      lessons_total: toCount(row.days),
+      learning_time: toCount(row.learning_minutes),
+      last_activity_at: row.last_activity_at,
+    })),
+  };
+};
