@@ -412,8 +412,11 @@ describe('dataProvider: reference resources and the rest', () => {
   it('says what is not there: unknown resources, methods and reports', async () => {
     const { provider, calls } = setup({});
     await expect(provider.getList({ resource: 'analytics' })).rejects.toThrow(
-      'The "analytics" list is the per-course insights: pass meta.report "courses-insights"',
+      'The "analytics" lists are meta.report "courses-insights" (every counted course) and "course-learners"',
     );
+    await expect(
+      provider.getList({ resource: 'analytics', meta: { report: 'course-learners' } }),
+    ).rejects.toThrow('The "course-learners" list needs meta.courseId.');
     await expect(provider.getOne({ resource: 'analytics', id: 'zick' })).rejects.toThrow(
       'Unknown analytics report "zick". Reports: classroom, statistics, learners,',
     );
@@ -454,6 +457,7 @@ describe('dataProvider: analytics and exports', () => {
       [`GET ${V1}/room-1/learners`]: { data: { interacted: 2 } },
       'GET /api/v1/analytics/learners/l1': { data: { courses: [] } },
       [`GET ${V2}/room-1/courses/insights`]: { data: [{ uuid: 'c1' }, { uuid: 'c2' }] },
+      [`GET ${V2}/room-1/courses/c1/learners`]: page([{ uuid: 'l1' }]),
     });
     expect(
       await provider.getOne({
@@ -479,6 +483,14 @@ describe('dataProvider: analytics and exports', () => {
     expect(
       await provider.getList({ resource: 'analytics', meta: { report: 'courses-insights' } }),
     ).toEqual({ data: [{ uuid: 'c1' }, { uuid: 'c2' }], total: 2 });
+    expect(
+      await provider.getList({
+        resource: 'analytics',
+        meta: { report: 'course-learners', courseId: 'c1' },
+        filters: [{ field: 'status', operator: 'eq', value: 'dormant' }],
+        pagination: server,
+      }),
+    ).toMatchObject({ data: [{ uuid: 'l1' }], total: 120 });
     expect(requests().map((call) => [call.path, call.options.query])).toEqual([
       [`${V1}/room-1`, { start_date: '2026-11-16', end_date: '2026-11-23' }],
       [`${V1}/room-2`, {}],
@@ -488,6 +500,7 @@ describe('dataProvider: analytics and exports', () => {
       [`${V1}/room-1/learners`, {}],
       ['/api/v1/analytics/learners/l1', {}],
       [`${V2}/room-1/courses/insights`, undefined],
+      [`${V2}/room-1/courses/c1/learners`, { status: 'dormant', page: 2, per_page: 50 }],
     ]);
   });
 

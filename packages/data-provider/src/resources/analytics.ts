@@ -9,8 +9,9 @@ import type {
 } from '@ccp/schemas';
 
 import type { QueryValue } from '../http-client.ts';
-import { apiData, fillPath, segment, wholeList } from '../utils/api.ts';
-import { readFilters, rejectSorters } from '../utils/query.ts';
+import { apiData, fillPath, paginatedResult, segment, wholeList } from '../utils/api.ts';
+import type { Paginated } from '../utils/api.ts';
+import { pageQuery, readFilters, rejectSorters } from '../utils/query.ts';
 import type { ResourceContext, ResourceHandlers } from './types.ts';
 
 /**
@@ -91,7 +92,9 @@ const reportQuery = (report: TAnalyticsReport, { meta }: ResourceContext) => {
  * `id` is the report (`classroom`, `statistics`, `learners`, `learners-status`, `distribution`),
  * or a learner's uuid with `meta.report: 'learner'`. `meta.period` narrows the reports with
  * dates, `meta.courseId` the status and distribution to one course. `getList` with
- * `meta.report: 'courses-insights'` lists the per-course figures of the counted courses.
+ * `meta.report: 'courses-insights'` lists the per-course figures of the counted courses; with
+ * `'course-learners'` and `meta.courseId`, that course's learners by status (filter `status eq`,
+ * paginated by the API).
  */
 export const analyticsResource: ResourceHandlers = {
   getOne: async (id, context) => {
@@ -108,10 +111,25 @@ export const analyticsResource: ResourceHandlers = {
   },
   getList: async (params, context) => {
     rejectSorters('analytics', params.sorters);
+    const { report, courseId } = context.meta;
+    if (report === 'course-learners') {
+      const filters = readFilters('analytics', params.filters, {
+        status: { operators: ['eq'], param: 'status' },
+      });
+      if (typeof courseId !== 'string' || courseId === '') {
+        throw new Error('The "course-learners" list needs meta.courseId.');
+      }
+      const path = await fillPath(`${CLASSROOM_V2}/courses/${segment(courseId)}/learners`, context);
+      const body = await context.client.get<Paginated>(path, {
+        query: { ...filters, ...pageQuery('analytics', params.pagination) },
+        signal: context.signal,
+      });
+      return paginatedResult('analytics', body);
+    }
     readFilters('analytics', params.filters, {});
-    if (context.meta.report !== 'courses-insights') {
+    if (report !== 'courses-insights') {
       throw new Error(
-        'The "analytics" list is the per-course insights: pass meta.report "courses-insights"; other reports are getOne.',
+        'The "analytics" lists are meta.report "courses-insights" (every counted course) and "course-learners" (one course\'s learners by status); other reports are getOne.',
       );
     }
     const path = await fillPath(`${CLASSROOM_V2}/courses/insights`, context);

@@ -56,7 +56,7 @@ export const apiData = async <T>(
   return (await client.request<{ data: T }>(method, path, options)).data;
 };
 
-type Paginated = { data: unknown[]; meta?: TPaginationMeta; links?: TPaginationLinks };
+export type Paginated = { data: unknown[]; meta?: TPaginationMeta; links?: TPaginationLinks };
 
 /** `{data, meta, links}` → Refine's `{data, total}`, keeping Laravel's meta and links. */
 export const paginatedResult = (resource: string, body: Paginated): ListResult => {
