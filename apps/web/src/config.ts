@@ -17,6 +17,8 @@ export const LANGUAGE_STORAGE_KEY = 'ccp.language';
 export const PENDING_SETUP_STORAGE_KEY = 'ccp.pending-setup';
 /** Each user's chosen classroom: `ccp.classroom.<user uuid>` in localStorage. */
 export const CLASSROOM_STORAGE_PREFIX = 'ccp.classroom.';
+/** The last course shown on /insights, per classroom: `ccp.insights.course.<classroom uuid>`. */
+export const INSIGHTS_COURSE_STORAGE_PREFIX = 'ccp.insights.course.';
 
 /**
  * Each language named in itself, as language pickers do (the same in every interface language).
@@ -45,6 +47,7 @@ export const ROUTES = {
   learners: '/learners',
   learnersListCreate: '/learners/list/create',
   insights: '/insights',
+  exports: '/exports',
 } as const;
 
 /** The wizard on an existing course (a draft resumes where it stands). */
@@ -54,3 +57,7 @@ export const courseWizardPath = (uuid: string) =>
 /** Insights preselecting a course (the dashboard's "view report"). */
 export const courseReportPath = (uuid: string) =>
   `${ROUTES.insights}?course=${encodeURIComponent(uuid)}`;
+
+/** A learner's page (the insights table links there). */
+export const learnerViewPath = (uuid: string) =>
+  `${ROUTES.learners}/view/${encodeURIComponent(uuid)}`;

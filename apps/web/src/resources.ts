@@ -43,6 +43,7 @@ const coursesImport = () => import('./pages/courses/import.tsx');
 const learnersList = () => import('./pages/learners/list.tsx');
 const learnersListsCreate = () => import('./pages/learners-lists/create.tsx');
 const analyticsList = () => import('./pages/analytics/list.tsx');
+const exportsShow = () => import('./pages/exports/show.tsx');
 
 export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
   {
@@ -86,6 +87,11 @@ export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
     name: 'analytics',
     pages: { list: { path: ROUTES.insights, load: analyticsList, component: 'AnalyticsList' } },
     menu: { labelKey: 'layout.nav.insights', icon: 'insights' },
+  },
+  {
+    name: 'exports',
+    // The download page the export e-mail links to (exportDownloadPath in @ccp/schemas).
+    pages: { show: { path: `${ROUTES.exports}/:id`, load: exportsShow, component: 'ExportShow' } },
   },
 ];
 

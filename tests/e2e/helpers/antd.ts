@@ -26,3 +26,12 @@ export const antdCheckbox = (scope: Page | Locator, label: string | RegExp): Loc
 export const expectAntdModalClosed = async (modal: Locator) => {
   await expect(modal).toBeHidden();
 };
+
+/**
+ * Picks an option of an antd Select. Its combobox input sits under the selection text (and is
+ * 0-wide without search), so the click goes to the select's box, found from the combobox.
+ */
+export const antdSelectOption = async (page: Page, combobox: Locator, option: string | RegExp) => {
+  await combobox.locator('xpath=ancestor::div[contains(@class, "ant-select-selector")]').click();
+  await page.getByRole('option', { name: option }).click();
+};

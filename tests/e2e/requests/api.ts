@@ -24,3 +24,18 @@ export const apiClassrooms = async (request: APIRequestContext, accessToken: str
     `/api/v1/companies/${company.uuid}/classrooms`,
   );
 };
+
+/** A POST as the signed-in user, answering the API's `data`. */
+export const apiPostData = async <T>(
+  request: APIRequestContext,
+  accessToken: string,
+  path: string,
+  data?: unknown,
+): Promise<T> => {
+  const response = await request.post(path, {
+    headers: { authorization: `Bearer ${accessToken}` },
+    ...(data === undefined ? {} : { data }),
+  });
+  if (!response.ok()) throw new Error(`POST ${path} answered ${response.status()}`);
+  return ((await response.json()) as { data: T }).data;
+};

@@ -26,6 +26,12 @@ export const formatDate = (value: string | number | Date | null | undefined): st
   return date.isValid() ? date.format(DATE_FORMAT) : '';
 };
 
+/** A calendar day (YYYY-MM-DD) as dd-MM, the chart's axis label (spec §9's day and month order). */
+export const formatDay = (date: string): string => {
+  const [, month = '', day = ''] = date.split('-');
+  return `${day}-${month}`;
+};
+
 export const formatNumber = (value: number | null | undefined): string =>
   value === null || value === undefined || Number.isNaN(value) ? '' : numberFormat().format(value);
 
@@ -43,4 +49,19 @@ export const syncDayjsLocale = (): (() => void) => {
   followLanguage(i18n.language);
   i18n.on('languageChanged', followLanguage);
   return () => i18n.off('languageChanged', followLanguage);
+};
+
+/** Minutes as "2 h 05 min" (or "45 min") in the interface language. */
+export const formatDuration = (
+  minutes: number | null | undefined,
+  t: (key: string, options: Record<string, unknown>) => string,
+): string => {
+  if (minutes === null || minutes === undefined || Number.isNaN(minutes)) return '';
+  const hours = Math.floor(minutes / 60);
+  const rest = Math.round(minutes % 60);
+  if (hours === 0) return t('format.minutes', { minutes: rest });
+  return t('format.hoursMinutes', {
+    hours: numberFormat().format(hours),
+    minutes: String(rest).padStart(2, '0'),
+  });
 };

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import { ROUTES } from '../../config.ts';
+import { safeReturnPath } from '../../lib/guards.ts';
 import { lazyNamed } from '../../lib/lazy-named.ts';
 import type { TMessage } from '../../lib/messages.ts';
 import { translateMessage } from '../../lib/translate-message.ts';
@@ -22,6 +23,7 @@ export const GlobalFeedback = () => {
   const { t } = useTranslation();
   const { notification } = App.useApp();
   const navigate = useNavigate();
+
   const [error, setError] = useState<TMessage | null>(null);
   const [upgrade, setUpgrade] = useState<TUpgradeRequest | null>(null);
 
@@ -34,7 +36,11 @@ export const GlobalFeedback = () => {
       uiEvents.on('errorModal', setError),
       uiEvents.on('upgrade', setUpgrade),
       uiEvents.on('logout', () => {
-        void navigate(ROUTES.logout, { replace: true });
+        // Where the user was when the session ended: signing in again comes back there.
+        const back = safeReturnPath(`${window.location.pathname}${window.location.search}`);
+        const useful = back && !back.startsWith(ROUTES.login) && !back.startsWith(ROUTES.logout);
+        const to = useful ? `?to=${encodeURIComponent(back)}` : '';
+        void navigate(`${ROUTES.logout}${to}`, { replace: true });
       }),
     ];
     return () => {
