@@ -134,6 +134,13 @@ export const CHART_DAYS = 15;
 export const MODAL_AUTO_CLOSE_MS = 1000;
 export const PHONE_PREFERRED_COUNTRIES = ['it', 'ie'] as const;
 
+/**
+ * The field separator of an export, by the language of the user who asked for it: Excel opens a
+ * CSV with the list separator of its regional settings, a comma in English and a semicolon in
+ * Italian and German ones (where the comma is the decimal sign). UTF-8 with a BOM in every case.
+ */
+export const CSV_SEPARATORS: Record<TLocale, ',' | ';'> = { en: ',', it: ';', de: ';' };
+
 export const EXPORT_DEFAULTS = {
   fileName: 'export.csv',
   contentType: 'application/octet-stream',

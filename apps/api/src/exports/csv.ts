@@ -1,23 +1,28 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 
-// CSV as RFC 4180 (comma, CRLF, quotes doubled) with a UTF-8 byte order mark so spreadsheet
-// apps read accented names right, and safe against formula injection (OWASP "CSV Injection").
+// CSV as RFC 4180 (CRLF, quotes doubled) with a UTF-8 byte order mark so spreadsheet apps read
+// accented names right, and safe against formula injection (OWASP "CSV Injection"). The field
+// separator is a comma, or a semicolon for Italian and German users (`CSV_SEPARATORS`).
 
 export type CsvCell = string | number | boolean | null | undefined;
 
 // A spreadsheet runs a cell starting with one of these as a formula.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+export type CsvSeparator = ',' | ';';
+
 /** One cell: formula starts neutralised with a leading quote, then quoted when needed. */
-export const csvCell = (value: CsvCell): string => {
+export const csvCell = (value: CsvCell, separator: CsvSeparator = ','): string => {
   if (value === null || value === undefined) return '';
   let text = typeof value === 'string' ? value : String(value);
   if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const quoted = text.includes(separator) || /["\r\n]/.test(text);
+  return quoted ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
-export const csvLine = (cells: readonly CsvCell[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+export const csvLine = (cells: readonly CsvCell[], separator: CsvSeparator = ','): string =>
+  `${cells.map((cell) => csvCell(cell, separator)).join(separator)}\r\n`;
 
 export const CSV_BOM = '\uFEFF';
 
@@ -33,6 +38,7 @@ export type CsvWriter = {
 export const createCsvWriter = async (
   file: string,
   header: readonly string[],
+  separator: CsvSeparator = ',',
 ): Promise<CsvWriter> => {
   const stream = createWriteStream(file, { encoding: 'utf8' });
   let failure: Error | null = null;
@@ -44,10 +50,11 @@ export const createCsvWriter = async (
     if (failure) throw failure;
     if (!stream.write(chunk)) await once(stream, 'drain');
   };
-  await push(CSV_BOM + csvLine(header));
+  const line = (cells: readonly CsvCell[]) => csvLine(cells, separator);
+  await push(CSV_BOM + line(header));
   return {
     write: async (rows) => {
-      if (rows.length > 0) await push(rows.map(csvLine).join(''));
+      if (rows.length > 0) await push(rows.map(line).join(''));
     },
     close: async () => {
       if (failure) throw failure;

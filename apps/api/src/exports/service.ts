@@ -2,6 +2,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import {
+  CSV_SEPARATORS,
   EXPORT_CONTENT_TYPE,
   EXPORT_TYPE_DISPLAY_NAMES,
   MESSAGES,
@@ -46,10 +47,14 @@ const fileNameOf = (type: TExportType, course: ExportCourse, now: Date) =>
   `${slugOf(EXPORT_TYPE_DISPLAY_NAMES[type])}-${slugOf(course.name)}-${romeDate(now)}.csv`;
 
 /** Writes the CSV of an export to `file`; answers the number of data rows. */
-const writeCsv = async (app: App, type: TExportType, course: ExportCourse, file: string) => {
+const writeCsv = async (
+  app: App,
+  { type, course, language }: { type: TExportType; course: ExportCourse; language: TLocale },
+  file: string,
+) => {
   const producer = PRODUCERS[type];
   await mkdir(path.dirname(file), { recursive: true });
-  const writer = await createCsvWriter(file, producer.columns);
+  const writer = await createCsvWriter(file, producer.columns, CSV_SEPARATORS[language]);
   try {
     const rows = await producer.write(
       app.db,
@@ -81,7 +86,18 @@ const toExport = (row: Pick<ExportsTable, 'uuid' | 'type' | 'type_display_name' 
  */
 export const createExport = async (
   app: App,
-  { type, course, user }: { type: TExportType; course: ExportCourse; user: ExportUser },
+  {
+    type,
+    course,
+    user,
+    language,
+  }: {
+    type: TExportType;
+    course: ExportCourse;
+    user: ExportUser;
+    /** The requester's language: its spreadsheet's separator (`CSV_SEPARATORS`). */
+    language: TLocale;
+  },
 ): Promise<TExport & { file_name: string; file_path: string }> => {
   const uuid = newUuid();
   const now = app.clock.now();
@@ -103,7 +119,7 @@ export const createExport = async (
   };
   await app.db.insertInto('exports').values(row).execute();
   try {
-    const rows = await writeCsv(app, type, course, path.join(app.dataDir, filePath));
+    const rows = await writeCsv(app, { type, course, language }, path.join(app.dataDir, filePath));
     await app.db
       .updateTable('exports')
       .set({ status: 'ready', rows, completed_at: isoNow(app.clock) })
@@ -187,10 +203,10 @@ export const mailExportReady = async (
 };
 
 /** The statistics CSV of a course, produced now and not stored, as base64. */
-export const courseCsvBase64 = async (app: App, course: ExportCourse) => {
+export const courseCsvBase64 = async (app: App, course: ExportCourse, language: TLocale) => {
   const file = path.join(app.dataDir, EXPORTS_DIR, `tmp-${newUuid()}.csv`);
   try {
-    await writeCsv(app, 'course', course, file);
+    await writeCsv(app, { type: 'course', course, language }, file);
     return {
       base64: (await readFile(file)).toString('base64'),
       file_name: fileNameOf('course', course, app.clock.now()),

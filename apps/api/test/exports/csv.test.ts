@@ -44,6 +44,8 @@ describe('csvCell', () => {
 
   it('ends lines with CRLF', () => {
     expect(csvLine(['a', 1, null, '=x'])).toBe("a,1,,'=x\r\n");
+    // With semicolons a comma needs no quotes, and a semicolon does.
+    expect(csvLine(['a,b', 'c;d', 1.5], ';')).toBe('a,b;"c;d";1.5\r\n');
   });
 });
 

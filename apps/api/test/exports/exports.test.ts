@@ -223,6 +223,37 @@ describe('exports', async () => {
     });
   });
 
+  describe('the separator follows the requester’s language (Excel’s regional list separator)', () => {
+    it('is a semicolon for Italian and German users, a comma otherwise', async () => {
+      const request = async (language: string) => {
+        const created = await call(app, {
+          method: 'POST',
+          url: `/api/v1/analytics/courses/${course.uuid}/export-not-enrolled-learners`,
+          headers: { ...headers, 'accept-language': language },
+        });
+        const download = await call(app, {
+          method: 'GET',
+          url: `/api/v1/analytics/exports/${created.json.data.export_id}/download`,
+          headers,
+        });
+        return Buffer.from(download.json.data.file_content as string, 'base64').toString('utf8');
+      };
+      const english = await request('en-GB');
+      const italian = await request('it-IT,it;q=0.9');
+      const german = await request('de');
+      expect(english.startsWith(`\uFEFF${NOT_ENROLLED_HEADER}\r\n`)).toBe(true);
+      expect(italian.startsWith(`\uFEFF${NOT_ENROLLED_HEADER.replaceAll(',', ';')}\r\n`)).toBe(
+        true,
+      );
+      expect(german).toBe(italian);
+      // The same rows, only the separator differs.
+      expect(italian.split('\r\n').length).toBe(english.split('\r\n').length);
+      expect(italian).toContain(
+        `\r\n${hotel.uuid};Hotel;Hotel;hotel@example.test;;it;slack webex;not_invited;\r\n`,
+      );
+    });
+  });
+
   describe('GET /api/v1/analytics/exports/{exportId}/download errors', () => {
     it('answers 403 NO_PRIVILEGES for another company’s export', async () => {
       const exportId: string = (await post('export-delivery-statistics')).json.data.export_id;

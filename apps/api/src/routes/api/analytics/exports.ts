@@ -84,20 +84,18 @@ export const analyticsExportRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request, reply) => {
         const course = await courseOf(request, request.params.courseId);
         const user = userOf(request);
-        const created = await createExport(app, { type, course, user });
+        const language = requestLanguage(request);
+        const created = await createExport(app, { type, course, user, language });
         await mailExportReady(app, {
           exportId: created.export_id,
           type,
           course,
           user,
           origin: originOf(request),
-          language: requestLanguage(request),
+          language,
         });
         const { export_id, status } = created;
-        const type_display_name = localizeMessage(
-          created.type_display_name,
-          requestLanguage(request),
-        );
+        const type_display_name = localizeMessage(created.type_display_name, language);
         return reply.code(201).send({ data: { export_id, type, type_display_name, status } });
       },
     );
@@ -115,7 +113,12 @@ export const analyticsExportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const course = await courseOf(request, request.params.courseId, request.params.id);
-      const created = await createExport(app, { type: 'course', course, user: userOf(request) });
+      const created = await createExport(app, {
+        type: 'course',
+        course,
+        user: userOf(request),
+        language: requestLanguage(request),
+      });
       const file = await readExport(app, course.company_uuid, created.export_id);
       return reply.code(201).send({
         data: {
@@ -140,7 +143,8 @@ export const analyticsExportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const course = await courseOf(request, request.params.courseId, request.params.classroomId);
-      return { data: { ...(await courseCsvBase64(app, course)), export_id: null } };
+      const file = await courseCsvBase64(app, course, requestLanguage(request));
+      return { data: { ...file, export_id: null } };
     },
   );
 
