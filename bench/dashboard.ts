@@ -200,16 +200,14 @@ const signInAndWait = async (browser: Browser, url: string): Promise<Run> => {
     }
     if (process.env.BENCH_TRACE) {
       const entries = await page.evaluate(() =>
-        performance
-          .getEntriesByType('resource')
-          .map(
-            (entry) =>
-              [
-                entry.name.replace(/^https?:\/\/[^/]+/, ''),
-                entry.startTime,
-                entry.responseEnd,
-              ] as const,
-          ),
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(
+          (entry) =>
+            [
+              entry.name.replace(/^https?:\/\/[^/]+/, ''),
+              entry.startTime,
+              entry.responseEnd,
+            ] as const,
+        ),
       );
       for (const [name, start, end] of entries) {
         if (end < submit) continue;

@@ -25,6 +25,8 @@ export type CourseSpec = {
   lessonDays: number;
   /** Lesson days sent so far (the rest is not scheduled yet). */
   sentDays: number;
+  /** Only the first this many learners are invited (default: all of them). */
+  learners?: number;
 };
 
 export type DatasetSpec = { learners: number; courses: CourseSpec[]; seed?: number };
@@ -192,7 +194,7 @@ export const buildDataset = async ({
           romeDayStart(addDays(course.startDate, index)).getTime() + 8 * 3_600_000,
         ).toISOString(),
       );
-      for (const learnerUuid of learnerUuids) {
+      for (const learnerUuid of learnerUuids.slice(0, course.learners ?? learnerUuids.length)) {
         const roll = random();
         const status = roll < 0.02 ? 'invited' : roll < 0.03 ? 'declined' : 'enrolled';
         const enrollmentUuid = randomUUID();

@@ -12,7 +12,7 @@ import { formatNumber } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { CourseStatus } from '../courses/components/course-status.tsx';
 import { ClassroomOverview } from './components/classroom-overview.tsx';
-import { CourseCharts } from './components/course-charts.tsx';
+import { CourseCharts, preloadCharts } from './components/course-charts.tsx';
 import { CourseLearners } from './components/course-learners.tsx';
 import { CourseMetrics } from './components/course-metrics.tsx';
 import { ExportButtons } from './components/export-buttons.tsx';
@@ -29,6 +29,7 @@ export const AnalyticsList = () => {
   const { t } = useTranslation();
   usePageTitle(t('insights.titles.list'));
   const { current, failed, retry } = useClassroom();
+  useEffect(preloadCharts, []);
   const classroomMeta = useClassroomMeta();
   const [params, setParams] = useSearchParams();
   const { result, query } = useList<TCourseInsight>({
