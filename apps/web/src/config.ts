@@ -33,6 +33,9 @@ export const LANGUAGE_NAMES: Record<TLocale, string> = {
 /** Seconds shown on /2fa after a successful setup before going to the dashboard. */
 export const TWO_FACTOR_REDIRECT_SECONDS = 5;
 
+/** Learners per page in the learners centre; further pages are appended (spec §4). */
+export const LEARNERS_PAGE_SIZE = 25;
+
 /** Course cards per page on the dashboard; further pages are appended (spec §4). */
 export const DASHBOARD_PAGE_SIZE = 24;
 
@@ -46,6 +49,7 @@ export const ROUTES = {
   coursesImport: '/courses/import',
   learners: '/learners',
   learnersListCreate: '/learners/list/create',
+  learnersUpload: '/learners/upload',
   insights: '/insights',
   exports: '/exports',
 } as const;
@@ -58,6 +62,10 @@ export const courseWizardPath = (uuid: string) =>
 export const courseReportPath = (uuid: string) =>
   `${ROUTES.insights}?course=${encodeURIComponent(uuid)}`;
 
-/** A learner's page (the insights table links there). */
+/** A learner's page (spec §2 /learners/view/{uuid}). */
 export const learnerViewPath = (uuid: string) =>
   `${ROUTES.learners}/view/${encodeURIComponent(uuid)}`;
+
+/** A learner's form (spec §2 /learners/mode/{uuid}): `new` creates one. */
+export const learnerEditPath = (uuid: string) =>
+  `${ROUTES.learners}/mode/${encodeURIComponent(uuid)}`;

@@ -224,6 +224,8 @@ export const ZLessonDayAnalysisSchema = z.object({
   read_at: z.string().nullable(),
   answered_at: z.string().nullable(),
   state: z.enum(ASSESSMENT_STATES),
+  /** What the learner answered, when the channel reported its text. */
+  answer: z.string().nullable(),
   /** Delta time to read: delivery (or send) to read, in seconds. */
   dtr_seconds: z.number().int().min(0).nullable(),
   /** Delta time to complete the assessment: read to answer, in seconds. */

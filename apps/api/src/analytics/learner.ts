@@ -17,6 +17,7 @@ import { SENT_STATUSES, engagementStatus, toCount } from './scope.ts';
 // company (docs/metrics.md, "Learner").
 
 type DeliveryRow = {
+  uuid: string;
   course_uuid: string;
   day: number;
   language: string;
@@ -44,6 +45,38 @@ export const assessmentState = (delivery: DeliveryRow | undefined, now: Date): T
   if (delivery.answered_at) return delivery.answer_correct === 0 ? 'wrong' : 'correct';
   const overdue = now.getTime() - Date.parse(delivery.sent_at) >= MISSED_ANSWER_HOURS * 3_600_000;
   return delivery.missed_at || overdue ? 'not_answered' : 'pending';
+};
+
+/** What the learner answered per lesson send, when the channel reported the answer's text. */
+const answerTexts = async (
+  db: Db,
+  learnerUuid: string,
+  courseUuids: readonly string[],
+): Promise<Map<string, string>> => {
+  if (courseUuids.length === 0) return new Map();
+  const events = await db
+    .selectFrom('learner_events')
+    .select(['delivery_uuid', 'payload'])
+    .where('learner_uuid', '=', learnerUuid)
+    .where('type', '=', 'answered')
+    .where('course_uuid', 'in', [...courseUuids])
+    .where('delivery_uuid', 'is not', null)
+    .orderBy('occurred_at')
+    .execute();
+  const texts = new Map<string, string>();
+  for (const event of events) {
+    let text: unknown;
+    try {
+      text = (JSON.parse(event.payload ?? '{}') as { text?: unknown }).text;
+    } catch {
+      continue;
+    }
+    // The first answer is the one that counts (the events endpoint keeps only it).
+    if (typeof text === 'string' && event.delivery_uuid && !texts.has(event.delivery_uuid)) {
+      texts.set(event.delivery_uuid, text);
+    }
+  }
+  return texts;
 };
 
 /** One counted enrolment: lesson days of the course, days read, minutes spent. */
@@ -142,6 +175,7 @@ export const learnerInsights = async (
       : ((await db
           .selectFrom('lesson_deliveries')
           .select([
+            'uuid',
             'course_uuid',
             'day',
             'language',
@@ -156,6 +190,7 @@ export const learnerInsights = async (
           .where('learner_uuid', '=', learnerUuid)
           .where('course_uuid', 'in', courseUuids)
           .execute()) as DeliveryRow[]);
+  const answers = await answerTexts(db, learnerUuid, courseUuids);
   const lessons =
     courseUuids.length === 0
       ? []
@@ -198,6 +233,7 @@ export const learnerInsights = async (
         read_at: readAt,
         answered_at: delivery?.answered_at ?? null,
         state,
+        answer: delivery ? (answers.get(delivery.uuid) ?? null) : null,
         dtr_seconds: secondsBetween(delivery?.delivered_at ?? sentAt, readAt),
         dtca_seconds: secondsBetween(readAt, delivery?.answered_at ?? null),
       };

@@ -44,6 +44,7 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
           read_at: '2026-11-10T07:10:00.000Z',
           answered_at: '2026-11-10T07:20:00.000Z',
           state: 'correct',
+          answer: null,
           dtr_seconds: 540, // delivered at 07:01, read at 07:10
           dtca_seconds: 600,
         },
@@ -54,6 +55,7 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
           read_at: '2026-11-11T07:30:00.000Z',
           answered_at: '2026-11-11T07:45:00.000Z',
           state: 'wrong',
+          answer: null,
           dtr_seconds: 1740,
           dtca_seconds: 900,
         },
@@ -64,6 +66,7 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
           read_at: '2026-11-12T07:05:00.000Z',
           answered_at: '2026-11-12T07:06:00.000Z',
           state: 'correct',
+          answer: null,
           dtr_seconds: 240,
           dtca_seconds: 60,
         },
@@ -75,11 +78,40 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
           read_at: '2026-11-13T08:00:00.000Z',
           answered_at: null,
           state: 'not_answered',
+          answer: null,
           dtr_seconds: 3540,
           dtca_seconds: null,
         },
       ],
     });
+  });
+
+  it('shows what the learner answered, when the channel reported the text', async () => {
+    const delivery = await app.db
+      .selectFrom('lesson_deliveries')
+      .select(['uuid', 'company_uuid', 'course_uuid', 'answered_at'])
+      .where('learner_uuid', '=', history.learners.ada.uuid)
+      .where('course_uuid', '=', alpha.uuid)
+      .where('day', '=', 2)
+      .executeTakeFirstOrThrow();
+    await app.db
+      .insertInto('learner_events')
+      .values({
+        uuid: crypto.randomUUID(),
+        company_uuid: delivery.company_uuid,
+        course_uuid: delivery.course_uuid,
+        learner_uuid: history.learners.ada.uuid,
+        delivery_uuid: delivery.uuid,
+        type: 'answered',
+        correct: 0,
+        occurred_at: delivery.answered_at!,
+        payload: JSON.stringify({ text: 'Ask for a bigger discount' }),
+        created_at: delivery.answered_at!,
+      })
+      .execute();
+    const response = await insightsOf(history.learners.ada.uuid);
+    const days = (response.json.data as TLearnerInsights).courses[0]!.days;
+    expect(days.map((day) => day.answer)).toEqual([null, 'Ask for a bigger discount', null, null]);
   });
 
   it('answers pending within 72 hours and not_sent for scheduled and failed lessons', async () => {
