@@ -9,6 +9,7 @@ import {
   ZLessonSchema,
   publishCheck,
   stripHtml,
+  toE164,
 } from '@ccp/schemas';
 import type { TAssessment, TChannelKey, TDistribution } from '@ccp/schemas';
 import type { Selectable } from 'kysely';
@@ -135,6 +136,8 @@ describe('seedDemo', async () => {
         channels.length === 0 && 'no channel',
         !channels.every((key) => CHANNEL_KEYS.includes(key)) && 'unknown channel',
         needs('phone') && !/^\+(39|353|49|44)\d{8,11}$/.test(learner.phone ?? '') && 'phone',
+        // The learner form re-checks stored numbers: each must be one libphonenumber accepts.
+        learner.phone !== null && toE164(learner.phone) !== learner.phone && 'real phone',
         needs('email') &&
           !/^[a-z-]+\.[a-z-]+\d+@acme\.example$/.test(learner.email ?? '') &&
           'email',

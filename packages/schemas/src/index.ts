@@ -13,6 +13,7 @@ export * from './learners-list.ts';
 export * from './locale.ts';
 export * from './messages.ts';
 export * from './organisation.ts';
+export * from './phone-number.ts';
 export * from './plan-gating.ts';
 export * from './scores.ts';
 export * from './subscription.ts';

@@ -145,9 +145,20 @@ describe('learner phone (spec §5)', () => {
     },
   );
 
-  it.each(['+123456', '+123456789012345'])('accepts the boundary %j', (phone) => {
-    expect(errorsOf({ ...whatsapp, phone })).toEqual({});
-  });
+  // Plus and 6 to 15 digits is the form; whether the number exists is libphonenumber's word.
+  it.each(['+123456', '+123456789012345', '+39 1234', '+44 2012'])(
+    'refuses %j: the form of a number, but no number of its country',
+    (phone) => {
+      expect(errorsOf({ ...whatsapp, phone })).toEqual({ phone: [MESSAGES.phoneNotPossible] });
+    },
+  );
+
+  it.each(['+353871234567', '+4915123456789', '+3726001234', '+39 06 1234567'])(
+    'accepts the real number %j, short or long',
+    (phone) => {
+      expect(errorsOf({ ...whatsapp, phone })).toEqual({});
+    },
+  );
 
   it('is optional without WhatsApp and null when absent or one character', () => {
     for (const mode of ['create', 'update'] as const) {

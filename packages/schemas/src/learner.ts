@@ -21,6 +21,7 @@ import {
 import type { TChannelKey } from './constants.ts';
 import type { TFieldErrors } from './errors.ts';
 import { MESSAGES } from './messages.ts';
+import { toE164 } from './phone-number.ts';
 import { isValidPhone, normalizePhoneForCreate, normalizePhoneForUpdate } from './phone.ts';
 
 export * from './phone.ts';
@@ -160,7 +161,11 @@ const phoneSchema = (normalize: (raw: string | null | undefined) => string | nul
     .string({ error: MESSAGES.phoneInvalid })
     .nullish()
     .transform((value) => normalize(value) ?? null)
-    .refine((value) => value === null || isValidPhone(value), { error: MESSAGES.phoneInvalid });
+    .refine((value) => value === null || isValidPhone(value), { error: MESSAGES.phoneInvalid })
+    // Plus and digits, and a number that exists (libphonenumber: lengths per country).
+    .refine((value) => value === null || !isValidPhone(value) || toE164(value) !== null, {
+      error: MESSAGES.phoneNotPossible,
+    });
 
 export type TLearnerInputMode = 'create' | 'update';
 

@@ -22,6 +22,7 @@ export const MESSAGES = {
   emailTaken: 'The email has already been taken.',
   phoneRequiredForChannel: 'Phone is required for this channel.',
   phoneInvalid: 'The phone must start with a plus followed by digits only.',
+  phoneNotPossible: 'The phone number is not a valid number for its country.',
   channelUnknown: 'The selected channel is invalid.',
   channelsRequired: 'Select at least one channel.',
   localeInvalid: 'The selected language is invalid.',

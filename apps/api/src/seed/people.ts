@@ -281,7 +281,7 @@ const digits = (random: Random, count: number) => {
   return out;
 };
 
-/** E.164 mobile numbers: a plus and digits only, as spec §5 wants them stored. */
+/** E.164 mobile numbers that exist (libphonenumber accepts them), as spec §5 wants them stored. */
 const phoneFor = (random: Random, country: string): string => {
   switch (country) {
     case 'it':
@@ -291,7 +291,7 @@ const phoneFor = (random: Random, country: string): string => {
     case 'de':
       return `+491${random.pick(['51', '52', '60', '62', '70', '72', '76'])}${digits(random, 7)}`;
     default:
-      return `+447${random.pick(['400', '700', '800', '900'])}${digits(random, 6)}`;
+      return `+447${random.pick(['400', '500', '800', '900'])}${digits(random, 6)}`;
   }
 };
 
