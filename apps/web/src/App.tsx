@@ -1,7 +1,7 @@
 // First: lets antd 5 run on React 19 (static notification/modal APIs, the ref warning).
 import '@ant-design/v5-patch-for-react-19';
 import { Refine, useInvalidateAuthStore } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
+import routerProvider, { UnsavedChangesNotifier } from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import type { ThemeConfig } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -112,6 +112,7 @@ export const App = () => {
                 </Routes>
               </ErrorBoundary>
               <GlobalFeedback />
+              <UnsavedChangesNotifier />
               <AuthSync />
             </Refine>
           </AntdApp>

@@ -41,6 +41,8 @@ const coursesList = () => import('./pages/courses/list.tsx');
 const coursesCreate = () => import('./pages/courses/create.tsx');
 const coursesImport = () => import('./pages/courses/import.tsx');
 const learnersList = () => import('./pages/learners/list.tsx');
+const learnersEdit = () => import('./pages/learners/edit.tsx');
+const learnersShow = () => import('./pages/learners/show.tsx');
 const learnersListsCreate = () => import('./pages/learners-lists/create.tsx');
 const analyticsList = () => import('./pages/analytics/list.tsx');
 const exportsShow = () => import('./pages/exports/show.tsx');
@@ -69,7 +71,10 @@ export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
   {
     name: 'learners',
     pages: {
-      list: { path: ROUTES.learners, load: learnersList, component: 'LearnerList', nested: true },
+      list: { path: ROUTES.learners, load: learnersList, component: 'LearnerList' },
+      // /learners/mode/new creates, /learners/mode/{uuid} edits (spec §2): one form page.
+      edit: { path: `${ROUTES.learners}/mode/:id`, load: learnersEdit, component: 'LearnerEdit' },
+      show: { path: `${ROUTES.learners}/view/:id`, load: learnersShow, component: 'LearnerShow' },
     },
     menu: { labelKey: 'layout.nav.learners', icon: 'learners' },
   },

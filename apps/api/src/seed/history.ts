@@ -106,6 +106,17 @@ const insertAll = async <T extends keyof Database>(
 export type HistorySummary = { enrolments: number; deliveries: number; events: number };
 
 /**
+ * The text of the answer a learner tapped: one of the right answers or one of the wrong ones,
+ * picked from the delivery's uuid so the seed's random stream (and every figure) stays the same.
+ */
+const chosenAnswer = (assessment: TAssessment, correct: boolean, deliveryUuid: string): string => {
+  const candidates = assessment.answers.filter((answer) => answer.correct === correct);
+  const pool = candidates.length > 0 ? candidates : assessment.answers;
+  const index = [...deliveryUuid].reduce((sum, char) => sum + char.charCodeAt(0), 0) % pool.length;
+  return pool[index]?.text ?? '';
+};
+
+/**
  * Simulates the delivery history of every published course already in the database (inside the
  * demo seed's transaction): enrolments and opt-ins, lesson sends, delivered/read/answered
  * events, unread reminders after 24 h and answers missed after 72 h, up to `now`.
@@ -316,7 +327,11 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
           event('answered', answeredAt, {
             ...withDelivery,
             correct: correct ? 1 : 0,
-            payload: JSON.stringify(open ? { text: random.pick(OPEN_ANSWERS) } : {}),
+            payload: JSON.stringify({
+              text: open
+                ? random.pick(OPEN_ANSWERS)
+                : chosenAnswer(assessment, correct, delivery.uuid),
+            }),
           });
         } else if (missAt <= nowMs) {
           delivery.missed_at = iso(missAt);

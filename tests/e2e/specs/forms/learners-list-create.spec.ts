@@ -52,5 +52,5 @@ test('the shared schema’s rule and the API’s 422 both show under the field',
   await expect(
     page.locator('.ant-notification-notice').filter({ hasText: `The list “${name}” was created.` }),
   ).toBeVisible();
-  await expect(page).toHaveURL('/learners');
+  await expect(page).toHaveURL(/\/learners\?list=[0-9a-f-]{36}$/);
 });

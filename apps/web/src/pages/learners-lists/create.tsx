@@ -31,7 +31,7 @@ export const LearnersListCreate = () => {
         key: 'ccp:learners-list-created',
         message: t('learners-lists.notifications.created', { name: data.name }),
       });
-      void navigate(ROUTES.learners);
+      void navigate(`${ROUTES.learners}?list=${encodeURIComponent(data.uuid)}`);
     },
     failureMessage: t('validation.learnersListCreateFailed'),
   });

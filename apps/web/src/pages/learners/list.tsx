@@ -8,7 +8,7 @@ import {
 } from '@ant-design/icons';
 import type { TLearner } from '@ccp/schemas';
 import { useInfiniteList } from '@refinedev/core';
-import { Button, Input, Segmented, Table } from 'antd';
+import { Button, Input, Segmented, Table, Tooltip } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -134,7 +134,7 @@ export const LearnerList = () => {
             dataSource={learners}
             loading={query.isLoading}
             pagination={false}
-            scroll={{ x: 1100 }}
+            scroll={{ x: 824 }}
             locale={{
               emptyText: search
                 ? t('learners.empty.search', { search })
@@ -144,115 +144,103 @@ export const LearnerList = () => {
             }}
             columns={[
               {
-                key: 'name',
-                title: t('learners.fields.name'),
-                width: 190,
-                fixed: 'left',
+                key: 'learner',
+                title: t('learners.fields.learner'),
+                width: 240,
                 render: (_, learner) => (
-                  <Link to={learnerViewPath(learner.uuid)}>
-                    {`${learner.first_name} ${learner.last_name}`.trim()}
-                  </Link>
+                  <div className="learner-cell">
+                    <Link to={learnerViewPath(learner.uuid)} className="learner-name">
+                      {`${learner.first_name} ${learner.last_name}`.trim()}
+                    </Link>
+                    <span className="learner-contact" title={learner.email ?? undefined}>
+                      {learner.email ?? t('learners.noEmail')}
+                    </span>
+                    <span className="learner-contact">
+                      {learner.phone ?? t('learners.noPhone')} ·{' '}
+                      {t(`enum.locale.${learner.locale}`)}
+                    </span>
+                  </div>
                 ),
-              },
-              {
-                key: 'email',
-                title: t('learners.fields.email'),
-                width: 230,
-                render: (_, l) => l.email ?? '—',
-              },
-              {
-                key: 'phone',
-                title: t('learners.fields.phone'),
-                width: 150,
-                render: (_, l) => l.phone ?? '—',
               },
               {
                 key: 'channels',
                 title: t('learners.fields.channels'),
-                width: 160,
+                width: 120,
                 render: (_, l) => channelNames(l),
-              },
-              {
-                key: 'locale',
-                title: t('learners.fields.locale'),
-                width: 90,
-                render: (_, l) => t(`enum.locale.${l.locale}`),
               },
               {
                 key: 'lists',
                 title: t('learners.fields.lists'),
-                width: 170,
+                width: 140,
                 render: (_, l) => l.learners_lists.map((list) => list.name).join(', ') || '—',
               },
               {
                 key: 'state',
                 title: t('learners.fields.status'),
-                width: 120,
-                render: (_, l) => <LearnerState learner={l} />,
-              },
-              {
-                key: 'reachability',
-                title: t('learners.fields.reachability'),
                 width: 130,
-                render: (_, l) => <Reachability value={l.reachability} />,
+                render: (_, l) => (
+                  <div className="badge-stack">
+                    <LearnerState learner={l} />
+                    <Reachability value={l.reachability} />
+                  </div>
+                ),
               },
               {
                 key: 'created',
                 title: t('learners.fields.created'),
-                width: 150,
+                width: 110,
                 render: (_, l) => formatDate(l.created_at),
               },
               {
                 key: 'actions',
                 title: <span className="visually-hidden">{t('learners.fields.actions')}</span>,
-                width: archived ? 250 : 170,
-                fixed: 'right',
-                render: (_, learner) =>
-                  archived ? (
+                width: 84,
+                render: (_, learner) => {
+                  const name = `${learner.first_name} ${learner.last_name}`.trim();
+                  return archived ? (
                     <div className="row-actions">
-                      <Button
-                        size="small"
-                        icon={<UndoOutlined />}
-                        loading={busy('restore', learner)}
-                        onClick={() => void actions.restore(learner)}
-                      >
-                        {t('learners.actions.restore')}
-                      </Button>
-                      <Button
-                        size="small"
-                        danger
-                        icon={<DeleteOutlined />}
-                        loading={busy('delete', learner)}
-                        onClick={() => actions.remove(learner)}
-                      >
-                        {t('learners.actions.delete')}
-                      </Button>
+                      <Tooltip title={t('learners.actions.restore')}>
+                        <Button
+                          size="small"
+                          icon={<UndoOutlined />}
+                          loading={busy('restore', learner)}
+                          aria-label={t('learners.actions.restoreNamed', { name })}
+                          onClick={() => void actions.restore(learner)}
+                        />
+                      </Tooltip>
+                      <Tooltip title={t('learners.actions.delete')}>
+                        <Button
+                          size="small"
+                          danger
+                          icon={<DeleteOutlined />}
+                          loading={busy('delete', learner)}
+                          aria-label={t('learners.actions.deleteNamed', { name })}
+                          onClick={() => actions.remove(learner)}
+                        />
+                      </Tooltip>
                     </div>
                   ) : (
                     <div className="row-actions">
-                      <ButtonLink
-                        size="small"
-                        icon={<EditOutlined />}
-                        to={learnerEditPath(learner.uuid)}
-                        aria-label={t('learners.actions.editNamed', {
-                          name: `${learner.first_name} ${learner.last_name}`,
-                        })}
-                      >
-                        {t('learners.actions.edit')}
-                      </ButtonLink>
-                      <Button
-                        size="small"
-                        icon={<InboxOutlined />}
-                        loading={busy('archive', learner)}
-                        onClick={() => void actions.archive(learner)}
-                        aria-label={t('learners.actions.archiveNamed', {
-                          name: `${learner.first_name} ${learner.last_name}`,
-                        })}
-                      >
-                        {t('learners.actions.archive')}
-                      </Button>
+                      <Tooltip title={t('learners.actions.edit')}>
+                        <ButtonLink
+                          size="small"
+                          icon={<EditOutlined />}
+                          to={learnerEditPath(learner.uuid)}
+                          aria-label={t('learners.actions.editNamed', { name })}
+                        />
+                      </Tooltip>
+                      <Tooltip title={t('learners.actions.archive')}>
+                        <Button
+                          size="small"
+                          icon={<InboxOutlined />}
+                          loading={busy('archive', learner)}
+                          aria-label={t('learners.actions.archiveNamed', { name })}
+                          onClick={() => void actions.archive(learner)}
+                        />
+                      </Tooltip>
                     </div>
-                  ),
+                  );
+                },
               },
             ]}
           />

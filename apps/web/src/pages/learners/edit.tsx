@@ -1,0 +1,130 @@
+import { actionRequests } from '@ccp/data-provider';
+import { ZCreateLearnerRequestSchema, ZUpdateLearnerRequestSchema } from '@ccp/schemas';
+import type { TLearner } from '@ccp/schemas';
+import { useCustomMutation } from '@refinedev/core';
+import { App, Button, Card, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+
+import { PageHeader } from '../../components/page-header.tsx';
+import { ROUTES, learnerViewPath } from '../../config.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { useSchemaForm } from '../../lib/use-schema-form.ts';
+import { LearnerForm } from './form.tsx';
+
+type TFormValues = {
+  first_name: string;
+  last_name: string;
+  email?: string | null;
+  phone?: string | null;
+  channels: string[];
+  locale: string;
+  lists?: string[];
+};
+
+/** The record as the form holds it: channel keys and list uuids (the API answers objects). */
+const toFormValues = (learner: TLearner): TFormValues => ({
+  first_name: learner.first_name,
+  last_name: learner.last_name,
+  email: learner.email,
+  phone: learner.phone,
+  channels: learner.channels.map((channel) => channel.key),
+  locale: learner.locale,
+  lists: learner.learners_lists.map((list) => list.uuid),
+});
+
+/**
+ * /learners/mode/{uuid} (spec §2): a new learner (`new`) or an existing one. The learner is saved,
+ * then their lists are synced (PATCH …/learners-lists/sync). Leaving with unsaved changes asks
+ * first; the learners plan limit opens the upgrade modal (the client's 402 reaction).
+ */
+export const LearnerEdit = () => {
+  const { t } = useTranslation();
+  const { notification } = App.useApp();
+  const navigate = useNavigate();
+  const { id = 'new' } = useParams();
+  const creating = id === 'new';
+  usePageTitle(creating ? t('learners.titles.create') : t('learners.titles.edit'));
+  const { mutateAsync: sync } = useCustomMutation();
+  const { form, formProps, saveButtonProps, field, onFinish, query, formLoading } = useSchemaForm<
+    TLearner,
+    TFormValues
+  >({
+    resource: 'learners',
+    action: creating ? 'create' : 'edit',
+    id: creating ? undefined : id,
+    schema: creating ? ZCreateLearnerRequestSchema : ZUpdateLearnerRequestSchema,
+    redirect: false,
+    successNotification: false,
+    warnWhenUnsavedChanges: true,
+    failureMessage: t(`learners.notifications.${creating ? 'createFailed' : 'updateFailed'}`),
+    queryOptions: { select: (result) => ({ ...result, data: result.data }) },
+  });
+  const learner = query?.data?.data;
+
+  const save = async (values: TFormValues) => {
+    const { lists = [], ...body } = values;
+    const saved = await onFinish(body as TFormValues).catch(() => undefined);
+    if (!saved) return;
+    const uuid = saved.data.uuid;
+    const before =
+      learner?.learners_lists
+        .map((list) => list.uuid)
+        .sort()
+        .join() ?? '';
+    if ([...lists].sort().join() !== before) {
+      await sync({
+        ...actionRequests.syncLearnerLists(uuid),
+        method: 'patch',
+        values: { lists },
+        successNotification: false,
+      });
+    }
+    form.resetFields();
+    notification.success({
+      key: 'ccp:learner-saved',
+      message: t(creating ? 'notifications.learnerCreated' : 'notifications.learnerUpdated'),
+    });
+    void navigate(learnerViewPath(uuid));
+  };
+
+  const title = creating
+    ? t('learners.titles.create')
+    : learner
+      ? t('learners.titles.editNamed', { name: `${learner.first_name} ${learner.last_name}` })
+      : t('learners.titles.edit');
+
+  return (
+    <section className="page-section page-medium">
+      <PageHeader
+        title={title}
+        subtitle={t('learners.formIntro')}
+        back={{ to: ROUTES.learners, label: t('learners.titles.list') }}
+      />
+      <Card>
+        {!creating && formLoading && !learner ? (
+          <Spin />
+        ) : (
+          <LearnerForm
+            formProps={{
+              ...formProps,
+              ...(learner
+                ? { initialValues: toFormValues(learner) }
+                : { initialValues: { locale: 'en', channels: [] } }),
+              onFinish: (values) => void save(values as TFormValues),
+            }}
+            field={field}
+            footer={
+              <div className="form-actions">
+                <Button onClick={() => void navigate(-1)}>{t('buttons.cancel')}</Button>
+                <Button type="primary" {...saveButtonProps}>
+                  {creating ? t('learners.actions.createSubmit') : t('buttons.save')}
+                </Button>
+              </div>
+            }
+          />
+        )}
+      </Card>
+    </section>
+  );
+};
