@@ -28,10 +28,15 @@ export const expectAntdModalClosed = async (modal: Locator) => {
 };
 
 /**
- * Picks an option of an antd Select. Its combobox input sits under the selection text (and is
- * 0-wide without search), so the click goes to the select's box, found from the combobox.
+ * Picks an option of an antd Select by its label. Its combobox input sits under the selection
+ * text (and is 0-wide without search), so the click goes to the select's box.
  */
 export const antdSelectOption = async (page: Page, combobox: Locator, option: string | RegExp) => {
   await combobox.locator('xpath=ancestor::div[contains(@class, "ant-select-selector")]').click();
-  await page.getByRole('option', { name: option }).click();
+  // The visible item: rc-select's accessible options name a multiple select's values, not labels.
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
 };

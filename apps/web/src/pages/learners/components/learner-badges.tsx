@@ -7,16 +7,16 @@ export const Reachability = ({ value }: { value: TLearner['reachability'] }) => 
   return <span className={`badge badge-${value}`}>{t(`enum.reachability.${value}`)}</span>;
 };
 
-/** A learner's state: archived, learning in a course, or neither. */
+/** A learner's state: archived, or the spec's active flag (active or inactive). */
 export const LearnerState = ({ learner }: { learner: TLearner }) => {
   const { t } = useTranslation();
   if (learner.status === 'archived') {
     return <span className="badge badge-archived">{t('learners.state.archived')}</span>;
   }
   return learner.active ? (
-    <span className="badge badge-learning">{t('learners.state.learning')}</span>
+    <span className="badge badge-learning">{t('learners.state.active')}</span>
   ) : (
-    <span className="badge">{t('learners.state.idle')}</span>
+    <span className="badge">{t('learners.state.inactive')}</span>
   );
 };
 
