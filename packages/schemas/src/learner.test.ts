@@ -23,6 +23,43 @@ const errorsOf = (input: unknown, mode: 'create' | 'update' = 'create') => {
   return result.success ? {} : result.errors;
 };
 
+describe('channels as GET answers them', () => {
+  it('accepts {key, name} objects, so a fetched learner can be sent back as it is', () => {
+    const result = validateLearnerInput({
+      first_name: 'Anna',
+      last_name: 'Rossi',
+      email: 'anna@example.com',
+      phone: '+393331234567',
+      channels: [
+        { key: 'slack', name: 'Slack' },
+        { key: 'whatsapp', name: 'Whatsapp' },
+      ],
+    });
+    expect(result).toEqual({
+      success: true,
+      data: expect.objectContaining({ channels: ['slack', 'whatsapp'] }),
+    });
+  });
+
+  it('still needs the contact a channel object asks for, and refuses unknown keys', () => {
+    expect(
+      validateLearnerInput({
+        first_name: 'A',
+        last_name: 'B',
+        channels: [{ key: 'whatsapp', name: 'W' }],
+      }),
+    ).toEqual({ success: false, errors: { phone: [MESSAGES.phoneRequiredForChannel] } });
+    expect(
+      validateLearnerInput({
+        first_name: 'A',
+        last_name: 'B',
+        email: 'a@b.it',
+        channels: [{ key: 'fax', name: 'Fax' }],
+      }),
+    ).toEqual({ success: false, errors: { 'channels.0': [MESSAGES.channelUnknown] } });
+  });
+});
+
 describe('learner names (spec §5)', () => {
   it.each([
     'Zoë',

@@ -115,13 +115,25 @@ export const ZLearnerEmailSchema = z
   .pipe(z.email({ error: MESSAGES.emailInvalid }).nullable());
 
 /**
- * Channel keys or names, as an array or (for CSV cells) one string separated by commas,
- * semicolons or pipes; deduplicated, in the given order.
+ * Channel keys or names (or `{key, name}` objects, as GET answers them), as an array or (for CSV
+ * cells) one string separated by commas, semicolons or pipes; deduplicated, in the given order.
  */
 export const ZLearnerChannelsSchema = z
-  .union([z.array(z.string({ error: MESSAGES.channelUnknown })), z.string()], {
-    error: (issue) => (issue.input == null ? MESSAGES.channelsRequired : MESSAGES.channelUnknown),
-  })
+  .union(
+    [
+      z.array(
+        // A key or name, or a channel as GET answers it ({key, name}): a fetched learner can be
+        // sent back as it is.
+        z.union([z.string(), z.object({ key: z.string() }).transform((channel) => channel.key)], {
+          error: MESSAGES.channelUnknown,
+        }),
+      ),
+      z.string(),
+    ],
+    {
+      error: (issue) => (issue.input == null ? MESSAGES.channelsRequired : MESSAGES.channelUnknown),
+    },
+  )
   .transform((value, ctx) => {
     const fromCell = typeof value === 'string';
     const entries = fromCell
@@ -180,7 +192,13 @@ const checkChannelContacts = (value: unknown, ctx: z.RefinementCtx) => {
   if (!Array.isArray(channels)) return;
   const contacts = new Set(
     channels
-      .map((channel) => (typeof channel === 'string' ? toChannelKey(channel) : undefined))
+      .map((channel: unknown) =>
+        typeof channel === 'string'
+          ? toChannelKey(channel)
+          : typeof channel === 'object' && channel !== null && 'key' in channel
+            ? toChannelKey(String(channel.key))
+            : undefined,
+      )
       .filter((key) => key !== undefined)
       .map((key) => CHANNEL_CONTACT[key]),
   );

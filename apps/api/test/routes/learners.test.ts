@@ -651,6 +651,32 @@ describe('learners API', async () => {
   });
 
   describe('PUT /api/v1/learners/{learnerUuid}', () => {
+    it('takes back a learner exactly as GET answered it (channels as {key, name})', async () => {
+      const { headers, company } = await createSignedInUser(app);
+      const learner = await insertLearner(app, company.uuid, {
+        phone: '+393331234567',
+        channels: ['slack', 'whatsapp'],
+      });
+      const fetched = await call(app, {
+        method: 'GET',
+        url: `/api/v1/learners/${learner.uuid}`,
+        headers,
+      });
+      expect(fetched.json.data.channels).toEqual([
+        { key: 'slack', name: 'Slack' },
+        { key: 'whatsapp', name: 'Whatsapp' },
+      ]);
+      const response = await call(app, {
+        method: 'PUT',
+        url: `/api/v1/learners/${learner.uuid}`,
+        headers,
+        payload: fetched.json.data,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json.data.channels).toEqual(fetched.json.data.channels);
+      expect(response.json.data.phone).toBe('+393331234567');
+    });
+
     it('replaces the details and clears a phone of one character', async () => {
       const { headers, company } = await createSignedInUser(app);
       const learner = await insertLearner(app, company.uuid, {
