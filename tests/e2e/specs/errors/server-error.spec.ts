@@ -2,11 +2,15 @@ import type { Page } from '@playwright/test';
 
 import { expect, test } from '../../fixtures/test.ts';
 
-// A page whose code cannot load (a deploy replaced it, the network dropped it) shows the 500 page.
+// A page whose code cannot load (a deploy replaced it) shows the 500 page after one reload, in the
+// user's words (lib/chunk-load.ts), with the way back.
 const breakFaqPage = (page: Page) => page.route('**/assets/faq-*.js', (route) => route.abort());
 
 const heading = (page: Page) =>
-  page.getByRole('heading', { level: 1, name: 'Whoops! An unknown error occurred' });
+  page.getByRole('heading', {
+    level: 1,
+    name: 'A new version of CCP is available. Reload the page to continue.',
+  });
 
 test('signed out: the 500 page leads to the sign-in', async ({ page, loginPage }) => {
   await breakFaqPage(page);

@@ -7,11 +7,12 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { useClassroomMeta } from '../../../components/layout/classroom-context.ts';
+import { loadChunk } from '../../../lib/chunk-load.ts';
 import { formatDay } from '../../../lib/format.ts';
 
 // The chart library (400 KB gzip) loads on this route only, from the moment the page opens
 // (preloadCharts) rather than once the figures have arrived.
-const charts = () => import('./charts.tsx');
+const charts = () => loadChunk(() => import('./charts.tsx'));
 export const preloadCharts = () => {
   charts().catch(() => undefined);
 };
