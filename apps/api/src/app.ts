@@ -3,11 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import fastifyHelmet from '@fastify/helmet';
-import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { UPLOAD_MAX_BYTES } from '@ccp/schemas';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import {
@@ -23,6 +21,7 @@ import type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
+import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
 import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -59,6 +58,8 @@ export type AppOptions = {
   ai?: TAiSettingsInput;
   /** Outgoing mail (SMTP_URL, MAIL_FROM); without an SMTP URL mails only reach the outbox. */
   mail?: MailSettings;
+  /** Silence from a client in the middle of an upload before it answers 408 (tests lower it). */
+  uploadIdleTimeoutMs?: number;
   /** Bulk learner import settings (the upload limit, lowered by tests). */
   imports?: ImportsRoutesOptions;
   /**
@@ -113,14 +114,15 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('dataDir', path.resolve(options.dataDir));
   mkdirSync(path.join(app.dataDir, 'uploads'), { recursive: true });
   app.decorate('authSettings', { ...DEFAULT_AUTH_SETTINGS, ...options.auth });
+  app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());
 
   await app.register(errorsPlugin);
   // The web app sets its own CSP when it is served (web issue); the API answers JSON only.
   await app.register(fastifyHelmet, { contentSecurityPolicy: false, global: true });
-  await app.register(fastifyMultipart, {
-    limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 50 },
-  });
+  // Multipart bodies are left unread here: the route reads them as they stream in
+  // (lib/multipart.ts), with its own limits.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   await app.register(fastifySwagger, {
     openapi: {
       info: {

@@ -27,6 +27,8 @@ declare module 'fastify' {
     clock: Clock;
     dataDir: string;
     authSettings: AuthSettings;
+    /** Milliseconds an upload may go without a byte from the client before it answers 408. */
+    uploadIdleTimeoutMs: number;
   }
   interface FastifyRequest {
     /** Set by the auth hook; routes with `config.auth: false` have none. */

@@ -217,6 +217,11 @@ export const MESSAGES = {
     'Day {{day}}: the AI assessment was not valid and was rebuilt from the lesson text.',
   aiWarningAssessmentMissing: 'Day {{day}}: no assessment could be made from the text; add one.',
   aiWarningLessonDropped: 'Day {{day}}: the AI lesson was not usable and was left out.',
+  // API robustness (issue 11)
+  uploadMalformed:
+    'The upload could not be read: the form data is malformed or incomplete. Please upload the file again.',
+  uploadTimeout:
+    'The upload stopped arriving before it was complete. Please upload the file again.',
 } as const;
 
 export type TMessageKey = keyof typeof MESSAGES;

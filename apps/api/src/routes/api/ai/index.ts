@@ -52,6 +52,7 @@ import { AppError, validationError } from '../../../lib/app-error.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import { countLessonDays, monthBounds, usageOf } from '../../../lib/usage.ts';
+import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import {
   findClassroom,
@@ -237,7 +238,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       const used = await usageOf(app.db, companyUuid, 'a-i-transformer', now);
       await assertWithinPlan(app.db, companyUuid, 'a-i-transformer', used + 1);
 
-      const form = request.isMultipart()
+      const form = isMultipart(request)
         ? await readImportForm(request, { dir: uploadDir, maxBytes: settings.maxUploadBytes })
         : { fields: request.body, file: null, fileError: null };
       // The upload is removed before the answer is sent, whatever happens.

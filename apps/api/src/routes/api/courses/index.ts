@@ -35,6 +35,7 @@ import { newUuid } from '../../../lib/ids.ts';
 import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import { channelsInUse, countLessonDays, monthBounds } from '../../../lib/usage.ts';
+import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { readCourseForm } from './multipart.ts';
 import {
@@ -199,7 +200,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { classroomUuid } = request.params;
       await findClassroom(app.db, user.company_uuid, classroomUuid);
       const raw: unknown = request.body;
-      const form = request.isMultipart()
+      const form = isMultipart(request)
         ? await readCourseForm(request)
         : { fields: raw, image: null };
       const parsed = ZCreateCourseRequestSchema.safeParse(form.fields);
@@ -274,10 +275,10 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { classroomUuid, courseUuid } = request.params;
       const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
       assertEditable(course);
-      if (request.isMultipart()) await saveIntro(app, request, course);
+      if (isMultipart(request)) await saveIntro(app, request, course);
       else await saveFullCourse(app, request, course);
       // Publishing enrols and plans the lessons; a channel change applies from the next lesson.
-      if (!request.isMultipart()) await syncCourseDelivery(app, course.uuid);
+      if (!isMultipart(request)) await syncCourseDelivery(app, course.uuid);
       return { data: await loadCourse(app.db, course.uuid) };
     },
   );

@@ -34,6 +34,7 @@ import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { isoNow } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
+import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { readImportUpload } from './upload.ts';
 
@@ -102,7 +103,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
     async (request, reply) => {
       const { user } = authOf(request);
       const companyUuid = user.company_uuid;
-      if (!request.isMultipart())
+      if (!isMultipart(request))
         throw validationError({ file: [MESSAGES.learnerListFileRequired] });
       const uuid = newUuid();
       const upload = await readImportUpload(request, { dataDir: app.dataDir, uuid, maxBytes });
