@@ -8,11 +8,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 
 import type { TAiSettingsInput } from './ai/settings.ts';
 import type { AuthSettings } from './context.ts';
@@ -22,9 +18,10 @@ import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
 import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
+import { openApiTransform } from './lib/openapi.ts';
 import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { aiRoutes } from './routes/api/ai/index.ts';
 import { webPlugin } from './plugins/web.ts';
 import { analyticsRoutes } from './routes/api/analytics/index.ts';
@@ -101,6 +98,9 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
     logger,
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
+    // Errors raised before a route runs answer in the product's shape too.
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -136,7 +136,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(fastifyStatic, {

@@ -1,4 +1,5 @@
 import type { Clock } from './lib/clock.ts';
+import type { OpenApiExtras } from './lib/openapi.ts';
 import type { Db, Dialect } from './db/index.ts';
 import type { UsersTable } from './db/types.ts';
 
@@ -33,6 +34,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook; routes with `config.auth: false` have none. */
     auth: AuthContext | null;
+  }
+  // Read by the OpenAPI transform only (lib/openapi.ts).
+  interface FastifySchema {
+    'x-media'?: OpenApiExtras['x-media'];
+    'x-body'?: OpenApiExtras['x-body'];
   }
   interface FastifyContextConfig {
     /**

@@ -222,6 +222,12 @@ export const MESSAGES = {
     'The upload could not be read: the form data is malformed or incomplete. Please upload the file again.',
   uploadTimeout:
     'The upload stopped arriving before it was complete. Please upload the file again.',
+  requestMalformed: 'The request could not be understood: check its address, headers and body.',
+  requestTimeout: 'The request took too long to arrive. Please try again.',
+  payloadTooLarge: 'The request body is too large.',
+  unsupportedMediaType: 'The request body must be JSON or multipart/form-data.',
+  idsMax: 'At most 10,000 items can be sent in one request.',
+  imageMultipartOnly: 'The image must be uploaded as a file, in a multipart/form-data request.',
 } as const;
 
 export type TMessageKey = keyof typeof MESSAGES;

@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+
 import { ERROR_CODE_STATUS, MESSAGES } from '@ccp/schemas';
 import type { TErrorBody, TErrorCode, TFieldErrors } from '@ccp/schemas';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -23,6 +26,61 @@ export const sendError = (
   const body: TErrorBody = { error: { status, code, message, ...extra } };
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 };
+
+/**
+ * Fastify's own 4xx errors (a body that is not JSON, too large, of an unknown type…) in the
+ * product's words, so the clients can translate them and nothing of the request is echoed.
+ */
+const frameworkClientError = (status: number): { code: TErrorCode; message: string } => {
+  if (status === 413) return { code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.payloadTooLarge };
+  if (status === 415) {
+    return { code: 'UNSUPPORTED_MEDIA_TYPE', message: MESSAGES.unsupportedMediaType };
+  }
+  if (status === 404) return { code: 'ROUTE_NOT_FOUND', message: MESSAGES.routeNotFound };
+  return { code: codeForStatus(status), message: MESSAGES.requestMalformed };
+};
+
+/**
+ * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors`): a path
+ * parameter longer than any id names nothing that exists (404, as a malformed uuid does); a
+ * path that is not valid percent-encoding is a bad request.
+ */
+export const frameworkErrors = (
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void => {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound);
+  } else if (error.code === 'FST_ERR_BAD_URL') {
+    void sendError(reply, 400, 'BAD_REQUEST', MESSAGES.requestMalformed);
+  } else {
+    void sendError(reply, 500, 'INTERNAL_ERROR', MESSAGES.internalServerError);
+  }
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (broken request line or headers,
+ * headers too large, headers too slow): answered in the product's error shape, then closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const status = timeout ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body: TErrorBody = {
+    error: timeout
+      ? { status, code: 'REQUEST_TIMEOUT', message: MESSAGES.requestTimeout }
+      : { status, code: 'BAD_REQUEST', message: MESSAGES.requestMalformed },
+  };
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
+}
 
 /** `/lessons/0/title` → `lessons.0.title`; the body root becomes its context name. */
 const fieldPath = (instancePath: string, context: string | undefined): string => {
@@ -60,6 +118,10 @@ export const errorsPlugin = fp(
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         return sendError(reply, status, 'INTERNAL_ERROR', MESSAGES.internalServerError);
+      }
+      if (error.code?.startsWith('FST_') || error instanceof SyntaxError) {
+        const { code, message } = frameworkClientError(status);
+        return sendError(reply, status, code, message);
       }
       return sendError(reply, status, codeForStatus(status), error.message);
     });

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -27,10 +27,20 @@ const filesIn = (dir: string): string[] => {
   }
 };
 
-// Only Linux has /proc; elsewhere every count is 0, so the handle checks pass vacuously.
-const openHandles = (): number => {
+// Files this process holds open under the data dir (database connections and sockets come and
+// go with the pool, so they are not counted). Only Linux has /proc; elsewhere the count is 0.
+const openFilesUnder = (dir: string): number => {
   try {
-    return readdirSync('/proc/self/fd').length;
+    return readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        const target = readlinkSync(`/proc/self/fd/${fd}`);
+        return (
+          target.startsWith(dir) && !target.endsWith('.sqlite') && !target.includes('.sqlite-')
+        );
+      } catch {
+        return false;
+      }
+    }).length;
   } catch {
     return 0;
   }
@@ -46,6 +56,7 @@ describe('hostile multipart uploads over a socket', async () => {
   const { company, headers } = await createSignedInUser(app);
   const classroom = company.classrooms[0]!.uuid;
   let port = 0;
+  const openHandles = () => openFilesUnder(app.dataDir);
 
   beforeAll(async () => {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,4 +1,5 @@
 import {
+  MAX_IDS_PER_REQUEST,
   MESSAGES,
   ZClassroomCoursesParamsSchema,
   ZCourseParamsSchema,
@@ -84,6 +85,10 @@ const assertEditable = (course: CoursesTable) => {
     throw new AppError('VALIDATION_FAILED', MESSAGES.courseNotEditable);
   }
 };
+
+// A cover is a file: in a JSON body any `image` value (true, 12345, a name) is refused, not ignored.
+const imageInJson = (body: unknown): boolean =>
+  isRecord(body) && body.image !== undefined && body.image !== null;
 
 const checkUpload = (image: UploadedFile | null): CoverCheck | null =>
   image ? checkCoverImage(image) : null;
@@ -192,6 +197,12 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
         consumes: ['multipart/form-data', 'application/json'],
         params: ZClassroomCoursesParamsSchema,
         body: ZCreateCourseRequestSchema.extend({ image: binaryFile('The cover image.') }),
+        'x-body': {
+          'multipart/form-data': ZCreateCourseRequestSchema.extend({
+            image: binaryFile('The cover image.'),
+          }),
+          'application/json': ZCreateCourseRequestSchema,
+        },
         response: { 201: ZCourseResponseSchema },
       },
     },
@@ -207,7 +218,8 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const cover = checkUpload(form.image);
       const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
       if (cover && !cover.ok) errors.image = [cover.message];
-      if (!parsed.success || (cover && !cover.ok)) throw validationError(errors);
+      if (imageInJson(form.fields)) errors.image = [MESSAGES.imageMultipartOnly];
+      if (!parsed.success || Object.keys(errors).length > 0) throw validationError(errors);
 
       const now = app.clock.now().toISOString();
       const uuid = newUuid();
@@ -268,6 +280,12 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
           ZCourseUpdateRequestSchema,
           ZUpdateCourseIntroRequestSchema.extend({ image: binaryFile('A new cover image.') }),
         ]),
+        'x-body': {
+          'application/json': ZCourseUpdateRequestSchema,
+          'multipart/form-data': ZUpdateCourseIntroRequestSchema.extend({
+            image: binaryFile('A new cover image.'),
+          }),
+        },
         response: { 200: ZCourseResponseSchema },
       },
     },
@@ -523,7 +541,9 @@ const saveFullCourse = async (
       if (!named.has(path)) errors[path] = messages;
     }
   }
-  if (Array.isArray(body.learners_lists)) {
+  if (imageInJson(body)) errors.image = [MESSAGES.imageMultipartOnly];
+  // Over the limit the list is refused as a whole, not looked up id by id.
+  if (Array.isArray(body.learners_lists) && body.learners_lists.length <= MAX_IDS_PER_REQUEST) {
     const given = body.learners_lists.filter(
       (value): value is string => typeof value === 'string' && z.uuid().safeParse(value).success,
     );

@@ -47,8 +47,8 @@ export type ImportsRoutesOptions = {
 
 const tags = ['learners imports'];
 const jobParams = z.object({ jobUuid: ZUuidSchema });
-// CSV answers (a string or a file stream): documented as a string, not serialised as JSON.
-const csvBody = z.any().meta({ type: 'string', description: 'text/csv; charset=utf-8' });
+// CSV answers (a string or a file stream): documented as text/csv, never serialised as JSON.
+const csvBody = z.any().meta({ type: 'string', description: 'CSV, UTF-8' });
 
 // The upload is multipart: the handler reads and checks it, the schema only documents it.
 type RouteSchemaDef<T> = Parameters<FastifySchemaCompiler<T>>[0];
@@ -200,6 +200,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
         tags,
         summary: 'The CSV template: the header an import file starts with',
         response: { 200: csvBody },
+        'x-media': { 200: 'text/csv' },
       },
     },
     async (_request, reply) =>
@@ -234,6 +235,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
         description: `Columns: line, errors (reasons joined by " | "), then the file’s own columns. The delimiter is the file’s. While the import runs, the report holds the rows processed so far. It is kept for ${IMPORT_ERROR_REPORT_RETENTION_DAYS} days after the import ends; then this answers 404.`,
         params: jobParams,
         response: { 200: csvBody },
+        'x-media': { 200: 'text/csv' },
       },
     },
     async (request, reply) => {
