@@ -25,6 +25,7 @@ import { z } from 'zod';
 import type { CoursesTable } from '../../../db/types.ts';
 import { cancelCourseDeliveries, syncCourseDelivery } from '../../../delivery/enrolment.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
+import { sanitizeHtml } from '../../../lib/html.ts';
 import {
   checkCoverImage,
   copyCoverImage,
@@ -374,6 +375,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
               .insertInto('lessons')
               .values({
                 ...lesson,
+                topic_content: sanitizeHtml(lesson.topic_content),
                 uuid: newUuid(),
                 course_uuid: uuid,
                 created_at: now,
@@ -513,6 +515,14 @@ const saveFullCourse = async (
   const companyUuid = course.company_uuid;
   const raw: unknown = request.body;
   const body = isRecord(raw) ? raw : {};
+  // Sanitised before any check, so the limits and the publish check see what will be stored.
+  if (Array.isArray(body.lessons)) {
+    for (const lesson of body.lessons as unknown[]) {
+      if (isRecord(lesson) && typeof lesson.topic_content === 'string') {
+        lesson.topic_content = sanitizeHtml(lesson.topic_content);
+      }
+    }
+  }
   const now = app.clock.now();
   const requested = body.status;
   const publishing =

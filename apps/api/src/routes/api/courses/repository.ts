@@ -12,6 +12,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { CoursesTable, Database } from '../../../db/types.ts';
 import { notFound } from '../../../lib/app-error.ts';
+import { sanitizeHtml } from '../../../lib/html.ts';
 import { ID_CHUNK, chunks, selectInChunks } from '../../../lib/chunks.ts';
 import { newUuid } from '../../../lib/ids.ts';
 
@@ -321,7 +322,8 @@ export const replaceCourseContent = async (
     const content = {
       title: lesson.title,
       topic_intro: lesson.topic_intro,
-      topic_content: lesson.topic_content,
+      // Every writer of lessons comes through here: the allow-list applies whatever the source.
+      topic_content: sanitizeHtml(lesson.topic_content),
       learning_minutes: lesson.learning_minutes,
       media: lesson.media ? JSON.stringify(lesson.media) : null,
       assessment: lesson.assessment ? JSON.stringify(lesson.assessment) : null,
