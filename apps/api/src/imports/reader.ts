@@ -3,7 +3,8 @@ import { open } from 'node:fs/promises';
 
 import { IMPORT_MAX_RECORD_BYTES, MESSAGES, fillMessage } from '@ccp/schemas';
 import { CsvError, parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+
+import { XlsxError, readXlsxRows } from './xlsx.ts';
 
 // Streams the rows of an import file, CSV or XLSX, never holding the file in memory. Every row
 // comes with the line (CSV) or row number (XLSX) a person sees in an editor, so errors can name it.
@@ -206,44 +207,16 @@ export const countCsvRecords = async (path: string, delimiter: CsvDelimiter): Pr
   return { records };
 };
 
-type CellValue = ExcelJS.CellValue;
-
-/** The text a person sees in a cell: rich text joined, hyperlinks by their text, formulas by result. */
-const cellText = (value: CellValue | undefined): string => {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString();
-  if ('richText' in value) return value.richText.map((part) => part.text).join('');
-  if ('text' in value && typeof value.text === 'string') return value.text;
-  if ('result' in value) return cellText(value.result);
-  return '';
-};
-
 async function* xlsxRows(path: string): AsyncGenerator<SourceRow> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'emit',
-  });
   try {
-    // The first worksheet holds the learners; the others are ignored.
-    for await (const sheet of workbook) {
-      for await (const row of sheet) {
-        const values = (row.values ?? []) as CellValue[];
-        // row.values is 1-based: index 0 is always empty.
-        const cells = values.slice(1).map((value) => cellText(value));
-        for (let index = 0; index < cells.length; index += 1) cells[index] ??= '';
-        if (!isBlank(cells)) yield { line: row.number, cells };
-      }
-      break;
-    }
+    yield* readXlsxRows(path);
   } catch (error) {
-    if (error instanceof ImportFileError) throw error;
-    // exceljs answers a zip or XML error for anything that is not a workbook.
-    throw new ImportFileError(MESSAGES.importXlsxBroken);
+    if (error instanceof XlsxError) {
+      throw new ImportFileError(
+        error.reason === 'too-large' ? MESSAGES.importXlsxTooLarge : MESSAGES.importXlsxBroken,
+      );
+    }
+    throw error;
   }
 }
 
