@@ -73,6 +73,10 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   accessTtlSeconds: 15 * 60,
   refreshTtlSeconds: 30 * 24 * 60 * 60,
   maxFailuresPerMinute: 5,
+  accountFreeFailures: 5,
+  accountDelayBaseMs: 500,
+  accountDelayMaxMs: 10_000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
 // Secrets never reach the logs.

@@ -17,8 +17,15 @@ export type AuthSettings = {
   /** Access token lifetime; 15 minutes unless CCP_ACCESS_TOKEN_TTL says otherwise. */
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
-  /** Failed sign-in attempts allowed per minute for one username or IP before 429. */
+  /** Failed sign-in attempts allowed per minute for one address, or one (username, address), before 429. */
   maxFailuresPerMinute: number;
+  /** Failures of one account (from anywhere, last 15 minutes) before its attempts are slowed. */
+  accountFreeFailures: number;
+  /** The first delay; it doubles with every further failure, up to `accountDelayMaxMs`. */
+  accountDelayBaseMs: number;
+  accountDelayMaxMs: number;
+  /** Waits the account delay; tests record it instead. */
+  sleep: (ms: number) => Promise<void>;
 };
 
 declare module 'fastify' {
