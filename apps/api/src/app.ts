@@ -147,13 +147,21 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
     root: path.join(app.dataDir, 'uploads'),
     prefix: '/uploads/',
     decorateReply: false,
-    // Uploaded SVGs may carry scripts: serve them inert.
+    // Covers are capability URLs (lib/images.ts): nothing lists them, no page they are shown on
+    // passes them on, and a shared cache keeps none. SVGs are cleaned on upload and served inert.
+    index: false,
+    list: false,
+    cacheControl: false,
     setHeaders: (res) => {
       res.setHeader(
         'Content-Security-Policy',
         "default-src 'none'; style-src 'unsafe-inline'; sandbox",
       );
       res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+      res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+      res.setHeader('X-Robots-Tag', 'noindex');
+      res.setHeader('Cache-Control', 'private, max-age=86400');
     },
   });
   await app.register(authPlugin);

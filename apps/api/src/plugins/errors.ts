@@ -31,13 +31,20 @@ export const sendError = (
  * Fastify's own 4xx errors (a body that is not JSON, too large, of an unknown type…) in the
  * product's words, so the clients can translate them and nothing of the request is echoed.
  */
-const frameworkClientError = (status: number): { code: TErrorCode; message: string } => {
-  if (status === 413) return { code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.payloadTooLarge };
-  if (status === 415) {
-    return { code: 'UNSUPPORTED_MEDIA_TYPE', message: MESSAGES.unsupportedMediaType };
+const frameworkClientError = (
+  status: number,
+): { status: number; code: TErrorCode; message: string } => {
+  if (status === 413) {
+    return { status, code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.payloadTooLarge };
   }
-  if (status === 404) return { code: 'ROUTE_NOT_FOUND', message: MESSAGES.routeNotFound };
-  return { code: codeForStatus(status), message: MESSAGES.requestMalformed };
+  if (status === 415) {
+    return { status, code: 'UNSUPPORTED_MEDIA_TYPE', message: MESSAGES.unsupportedMediaType };
+  }
+  // A directory of uploads (403 from the static files) is as absent as a missing file.
+  if (status === 404 || status === 403) {
+    return { status: 404, code: 'ROUTE_NOT_FOUND', message: MESSAGES.routeNotFound };
+  }
+  return { status, code: codeForStatus(status), message: MESSAGES.requestMalformed };
 };
 
 /**
@@ -119,11 +126,9 @@ export const errorsPlugin = fp(
         request.log.error({ err: error }, 'request failed');
         return sendError(reply, status, 'INTERNAL_ERROR', MESSAGES.internalServerError);
       }
-      if (error.code?.startsWith('FST_') || error instanceof SyntaxError) {
-        const { code, message } = frameworkClientError(status);
-        return sendError(reply, status, code, message);
-      }
-      return sendError(reply, status, codeForStatus(status), error.message);
+      // Not ours (Fastify, its plugins, the JSON parser): the product's words, nothing echoed.
+      const known = frameworkClientError(status);
+      return sendError(reply, known.status, known.code, known.message);
     });
 
     app.setNotFoundHandler((request, reply) =>

@@ -224,10 +224,9 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const now = app.clock.now().toISOString();
       const uuid = newUuid();
-      const image =
-        cover?.ok && form.image
-          ? await storeCoverImage(app.dataDir, form.image.bytes, cover.image.type)
-          : null;
+      const image = cover?.ok
+        ? await storeCoverImage(app.dataDir, cover.bytes, cover.image.type)
+        : null;
       const language = (await languagesByShortName(app.db)).get(parsed.data.language ?? 'en');
       if (!language) throw new Error('The languages reference data is missing.');
       try {
@@ -480,10 +479,9 @@ const saveIntro = async (app: FastifyInstance, request: FastifyRequest, course: 
   if (cover && !cover.ok) errors.image = [cover.message];
   if (!parsed.success || (cover && !cover.ok)) throw validationError(errors);
 
-  const image =
-    cover?.ok && form.image
-      ? await storeCoverImage(app.dataDir, form.image.bytes, cover.image.type)
-      : null;
+  const image = cover?.ok
+    ? await storeCoverImage(app.dataDir, cover.bytes, cover.image.type)
+    : null;
   try {
     await app.db
       .updateTable('courses')
