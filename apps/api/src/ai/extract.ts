@@ -5,6 +5,7 @@ import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { PDFParse } from 'pdf-parse';
 
+import { contentMatches } from '../lib/sniff.ts';
 import { pdfPageToBlocks, textToBlocks } from './text.ts';
 import type { TBlock } from './text.ts';
 
@@ -114,18 +115,12 @@ const readPdf = async (bytes: Buffer): Promise<TBlock[]> => {
   }
 };
 
-// The bytes must match the name: a renamed file is refused before a library parses it. PDF
-// allows junk before its header, as readers do, within the first kilobyte.
-const hasSignature = (bytes: Buffer, type: Exclude<TDocumentType, 'txt'>): boolean =>
-  type === 'pdf'
-    ? bytes.subarray(0, 1024).includes('%PDF-')
-    : bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
-
 /** The text of a document as heading and paragraph blocks; UnreadableFileError if it is not one. */
 export const extractDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> => {
   const bytes = await readFile(filePath);
   if (type === 'txt') return textToBlocks(decodeText(bytes));
-  if (!hasSignature(bytes, type)) throw new UnreadableFileError();
+  // The bytes must match the name: a renamed file is refused before a library parses it.
+  if (!contentMatches(type, bytes.subarray(0, 4096))) throw new UnreadableFileError();
   try {
     if (type === 'docx') return await readDocx(bytes);
     if (type === 'pptx') return await readPptx(bytes);

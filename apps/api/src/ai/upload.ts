@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 
 import { newUuid } from '../lib/ids.ts';
 import { drainPart, readMultipart } from '../lib/multipart.ts';
+import { contentMatches, extensionOf, headOf } from '../lib/sniff.ts';
 import type { MultipartFilePart } from '../lib/multipart.ts';
 
 // The AI import form, read as it streams in: text fields in memory, the `file` part straight to
@@ -32,7 +33,7 @@ export type TImportForm = {
 export const FILE_FIELD = 'file';
 
 const typeOf = (filename: string): TAiImportType | null => {
-  const extension = path.extname(filename).slice(1).toLowerCase();
+  const extension = extensionOf(filename);
   return (AI_IMPORT_TYPES as readonly string[]).includes(extension)
     ? (extension as TAiImportType)
     : null;
@@ -72,6 +73,10 @@ export const readImportForm = async (
     }
     if (part.stream.truncated) {
       fileError = MESSAGES.fileTooLarge;
+      await rm(target, { force: true });
+    } else if (bytes > 0 && !contentMatches(type, await headOf(target))) {
+      // Not what its name says: refused before a parser or the transcription service sees it.
+      fileError = MESSAGES.aiFileUnreadable;
       await rm(target, { force: true });
     } else if (bytes > 0) {
       file = { path: target, filename: part.filename, type, bytes };

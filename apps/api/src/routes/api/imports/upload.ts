@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 
 import type { ImportFormat } from '../../../imports/reader.ts';
 import { drainPart, readMultipart } from '../../../lib/multipart.ts';
+import { contentMatches, extensionOf, headOf } from '../../../lib/sniff.ts';
 import type { MultipartFilePart } from '../../../lib/multipart.ts';
 
 // Reads the multipart upload of an import: the `file` part is streamed straight to disk under
@@ -30,8 +31,6 @@ export type ImportUpload = {
   fields: TImportUploadFields;
   errors: TFieldErrors;
 };
-
-const extensionOf = (fileName: string) => path.extname(fileName).slice(1).toLowerCase();
 
 /** Streams the upload to `<dataDir>/imports/<uuid>.<ext>`; answers the file or the field errors. */
 export const readImportUpload = async (
@@ -64,6 +63,10 @@ export const readImportUpload = async (
     } else if (bytes === 0) {
       await rm(target, { force: true });
       errors.file = [MESSAGES.importFileEmpty];
+    } else if (!contentMatches(extension, await headOf(target))) {
+      // A renamed file (a spreadsheet called .csv, a picture called .xlsx) is refused unread.
+      await rm(target, { force: true });
+      errors.file = [extension === 'csv' ? MESSAGES.importCsvNotText : MESSAGES.importXlsxBroken];
     } else {
       file = {
         path: target,
