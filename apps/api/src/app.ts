@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 
 import type { TAiSettingsInput } from './ai/settings.ts';
@@ -88,13 +88,48 @@ const REDACT = [
   'req.body.code',
 ];
 
+// Tokens only ever travel in the Authorization header, but a client may still put one in a query
+// string by mistake: the logged URL keeps the keys and drops such values.
+const SECRET_QUERY_KEY = /token|code|password|secret|key|signature/i;
+
+/** A request URL as logged: the value of any query parameter that may hold a secret is redacted. */
+export const loggedUrl = (url: string): string => {
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const query = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const key = pair.split('=')[0] ?? '';
+      let name = key;
+      try {
+        name = decodeURIComponent(key);
+      } catch {
+        // Not valid percent-encoding: judged as written.
+      }
+      return SECRET_QUERY_KEY.test(name) ? `${key}=[Redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, mark)}?${query}`;
+};
+
+const SERIALIZERS = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: loggedUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+};
+
 /** Builds the API as a Fastify instance without listening; `server.ts` listens. */
 export const buildApp = async (options: AppOptions): Promise<FastifyInstance> => {
   const logger =
     options.logger === true
-      ? { redact: REDACT }
+      ? { redact: REDACT, serializers: SERIALIZERS }
       : options.logger && typeof options.logger === 'object'
-        ? { ...options.logger, redact: REDACT }
+        ? { ...options.logger, redact: REDACT, serializers: SERIALIZERS }
         : false;
   // Trust X-Forwarded-For only when told a proxy is in front: otherwise a client could pick its own IP
   // and dodge the per-IP sign-in limit.
