@@ -1,11 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 
 import { stripHtml } from '@ccp/schemas';
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { PDFParse } from 'pdf-parse';
 
-import { contentMatches } from '../lib/sniff.ts';
+import { contentMatches, headOf } from '../lib/sniff.ts';
+import { ZipReadError, ZipTooLargeError, openZip } from '../lib/zip.ts';
+import type { ZipArchive } from '../lib/zip.ts';
 import { pdfPageToBlocks, textToBlocks } from './text.ts';
 import type { TBlock } from './text.ts';
 
@@ -25,6 +27,27 @@ export class UnreadableFileError extends Error {
     this.name = 'UnreadableFileError';
   }
 }
+
+/** The document is beyond DOCUMENT_LIMITS; the route answers 422 naming them. */
+export class DocumentTooLargeError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'DocumentTooLargeError';
+  }
+}
+
+/**
+ * Bounds of a document read for the AI import (issue 11: any hostile file answered within
+ * seconds, memory bounded). Only the first TEXT_BYTES of a text file are read (the generator uses
+ * the first 60,000 characters); a docx or pptx is read part by part from its zip directory, never
+ * whole, and its XML may unpack to at most XML_BYTES; a PDF is parsed in memory, so it is capped.
+ */
+export const DOCUMENT_LIMITS = {
+  textBytes: 8 * 1024 * 1024,
+  zipEntries: 10_000,
+  xmlBytes: 64 * 1024 * 1024,
+  pdfBytes: 50 * 1024 * 1024,
+} as const;
 
 /** Text bytes as a string: UTF-8 (with or without BOM), UTF-16 with a BOM, else Windows-1252. */
 export const decodeText = (bytes: Buffer): string => {
@@ -54,10 +77,54 @@ const htmlToBlocks = (html: string): TBlock[] => {
   return blocks;
 };
 
-const readDocx = async (bytes: Buffer): Promise<TBlock[]> => {
-  const { value } = await mammoth.convertToHtml({ buffer: bytes });
-  return htmlToBlocks(value);
+/** The XML parts of an Office file, read from its zip directory within the XML bound. */
+const xmlParts = async (zip: ZipArchive, wanted: (name: string) => boolean) => {
+  const names = [...zip.entries.keys()].filter(wanted);
+  const declared = names.reduce((sum, name) => sum + zip.entries.get(name)!.uncompressedSize, 0);
+  if (declared > DOCUMENT_LIMITS.xmlBytes) {
+    throw new DocumentTooLargeError(`its text parts unpack to ${declared} bytes`);
+  }
+  const parts = new Map<string, string>();
+  for (const name of names) {
+    parts.set(name, await zip.readText(zip.entries.get(name)!, DOCUMENT_LIMITS.xmlBytes));
+  }
+  return parts;
 };
+
+const isXmlPart = (name: string) => /\.(xml|rels)$/i.test(name);
+
+const withZip = async <T>(filePath: string, read: (zip: ZipArchive) => Promise<T>): Promise<T> => {
+  let zip: ZipArchive;
+  try {
+    zip = await openZip(filePath, { maxEntries: DOCUMENT_LIMITS.zipEntries });
+  } catch (error) {
+    if (error instanceof ZipTooLargeError) throw new DocumentTooLargeError(error.message);
+    throw new UnreadableFileError(error);
+  }
+  try {
+    return await read(zip);
+  } catch (error) {
+    if (error instanceof ZipTooLargeError) throw new DocumentTooLargeError(error.message);
+    if (error instanceof ZipReadError) throw new UnreadableFileError(error);
+    throw error;
+  } finally {
+    zip.close();
+  }
+};
+
+// mammoth reads a whole archive into memory: it gets the document's XML parts repacked, never the
+// upload itself (pictures and media, possibly hundreds of MB, are not text).
+const readDocx = (filePath: string): Promise<TBlock[]> =>
+  withZip(filePath, async (zip) => {
+    const repacked = new JSZip();
+    for (const [name, xml] of await xmlParts(zip, isXmlPart)) repacked.file(name, xml);
+    const buffer = await repacked.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
+    const { value } = await mammoth.convertToHtml(
+      { buffer },
+      { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) },
+    );
+    return htmlToBlocks(value);
+  });
 
 const slideNumber = (name: string) => Number(/slide(\d+)\.xml$/.exec(name)?.[1] ?? 0);
 
@@ -91,22 +158,19 @@ const slideBlocks = (xml: string): TBlock[] => {
   return blocks;
 };
 
-const readPptx = async (bytes: Buffer): Promise<TBlock[]> => {
-  const zip = await JSZip.loadAsync(bytes);
-  const slides = Object.keys(zip.files)
-    .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
-    .sort((a, b) => slideNumber(a) - slideNumber(b));
-  if (slides.length === 0) throw new UnreadableFileError();
-  const blocks: TBlock[] = [];
-  for (const name of slides) {
-    const xml = await zip.file(name)?.async('string');
-    if (xml) blocks.push(...slideBlocks(xml));
-  }
-  return blocks;
-};
+const readPptx = (filePath: string): Promise<TBlock[]> =>
+  withZip(filePath, async (zip) => {
+    const slides = await xmlParts(zip, (name) => /^ppt\/slides\/slide\d+\.xml$/.test(name));
+    if (slides.size === 0) throw new UnreadableFileError();
+    return [...slides.keys()]
+      .sort((a, b) => slideNumber(a) - slideNumber(b))
+      .flatMap((name) => slideBlocks(slides.get(name) ?? ''));
+  });
 
-const readPdf = async (bytes: Buffer): Promise<TBlock[]> => {
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
+const readPdf = async (filePath: string): Promise<TBlock[]> => {
+  const { size } = await stat(filePath);
+  if (size > DOCUMENT_LIMITS.pdfBytes) throw new DocumentTooLargeError(`${size} bytes`);
+  const parser = new PDFParse({ data: new Uint8Array(await readStart(filePath, size)) });
   try {
     const result = await parser.getText();
     return result.pages.flatMap((page) => pdfPageToBlocks(page.text));
@@ -115,18 +179,50 @@ const readPdf = async (bytes: Buffer): Promise<TBlock[]> => {
   }
 };
 
+/** The first `max` bytes of a file. */
+const readStart = async (filePath: string, max: number): Promise<Buffer> => {
+  const handle = await open(filePath, 'r');
+  try {
+    const buffer = Buffer.alloc(max);
+    const { bytesRead } = await handle.read(buffer, 0, max, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+};
+
+/** A prefix of text cut where a character ends, so it still decodes as what it is. */
+const wholeCharacters = (bytes: Buffer): Buffer => {
+  if (bytes[0] === 0xff || bytes[0] === 0xfe) return bytes.subarray(0, bytes.length & ~1);
+  let end = bytes.length;
+  // Back off over an UTF-8 sequence the cut left incomplete.
+  for (let back = 1; back <= 3 && end - back >= 0; back += 1) {
+    const byte = bytes[end - back]!;
+    if (byte < 0x80) break;
+    if (byte >= 0xc0) {
+      const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      if (back < length) end -= back;
+      break;
+    }
+  }
+  return bytes.subarray(0, end);
+};
+
 /** The text of a document as heading and paragraph blocks; UnreadableFileError if it is not one. */
 export const extractDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> => {
-  const bytes = await readFile(filePath);
-  if (type === 'txt') return textToBlocks(decodeText(bytes));
+  if (type === 'txt') {
+    return textToBlocks(
+      decodeText(wholeCharacters(await readStart(filePath, DOCUMENT_LIMITS.textBytes))),
+    );
+  }
   // The bytes must match the name: a renamed file is refused before a library parses it.
-  if (!contentMatches(type, bytes.subarray(0, 4096))) throw new UnreadableFileError();
+  if (!contentMatches(type, await headOf(filePath))) throw new UnreadableFileError();
   try {
-    if (type === 'docx') return await readDocx(bytes);
-    if (type === 'pptx') return await readPptx(bytes);
-    return await readPdf(bytes);
+    if (type === 'docx') return await readDocx(filePath);
+    if (type === 'pptx') return await readPptx(filePath);
+    return await readPdf(filePath);
   } catch (error) {
-    if (error instanceof UnreadableFileError) throw error;
+    if (error instanceof UnreadableFileError || error instanceof DocumentTooLargeError) throw error;
     throw new UnreadableFileError(error);
   }
 };

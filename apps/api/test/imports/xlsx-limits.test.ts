@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readRows } from '../../src/imports/reader.ts';
 import { XLSX_LIMITS } from '../../src/imports/xlsx.ts';
 import { importFile, uploadImport } from '../fixtures/imports.ts';
+import { declareSize } from '../fixtures/zip.ts';
 import { buildTestApp, createSignedInUser } from '../helper.ts';
 
 // Issue 11 §2: a small .xlsx that unpacks to a huge shared-strings table (or sheet) tied the
@@ -42,20 +43,6 @@ const workbook = async ({ rows, strings = '' }: { rows: string; strings?: string
     `<?xml version="1.0"?><worksheet xmlns="${NS}"><sheetData>${rows}</sheetData></worksheet>`,
   );
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-};
-
-/** Rewrites the unpacked size an entry's central directory record declares. */
-const declareSize = (zip: Buffer, name: string, size: number): Buffer => {
-  const copy = Buffer.from(zip);
-  for (let at = copy.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0;) {
-    const nameLength = copy.readUInt16LE(at + 28);
-    if (copy.toString('utf8', at + 46, at + 46 + nameLength) === name) {
-      copy.writeUInt32LE(size, at + 24);
-      return copy;
-    }
-    at = copy.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4);
-  }
-  throw new Error(`${name} is not in the archive`);
 };
 
 const HEADER_ROW =

@@ -33,7 +33,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
 
-import { extractDocument, isDocumentType, UnreadableFileError } from '../../../ai/extract.ts';
+import {
+  DocumentTooLargeError,
+  extractDocument,
+  isDocumentType,
+  UnreadableFileError,
+} from '../../../ai/extract.ts';
 import { generateAiLessons } from '../../../ai/generate.ts';
 import { runHelpers } from '../../../ai/helpers.ts';
 import { fill } from '../../../ai/messages.ts';
@@ -164,6 +169,9 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       } catch (error) {
         if (error instanceof UnreadableFileError) {
           throw validationError({ file: [MESSAGES.aiFileUnreadable] });
+        }
+        if (error instanceof DocumentTooLargeError) {
+          throw validationError({ file: [MESSAGES.aiDocumentTooLarge] });
         }
         throw error;
       }
