@@ -228,7 +228,9 @@ export const MESSAGES = {
   unsupportedMediaType: 'The request body must be JSON or multipart/form-data.',
   idsMax: 'At most 10,000 items can be sent in one request.',
   aiDocumentTooLarge:
-    'The document is too large to read: a PDF may be at most 50 MB, and the text of a docx or pptx may unpack to at most 64 MB.',
+    'The document is too large or too complex to read: a PDF may be at most 50 MB, and the text of a docx or pptx may unpack to at most 64 MB.',
+  importIrregularRows:
+    'The file has more than 10,000 rows whose number of fields differs from the first row. Check the delimiter and that every row has the columns of the first.',
   importCsvNotText: 'The file is not a CSV text file. Save it as "CSV UTF-8" and upload it again.',
   importXlsxTooLarge:
     'The workbook is too large to read safely: its first sheet may unpack to at most 96 MB, with at most 500,000 different texts and 256 columns. Save it as a .csv file and upload it again.',

@@ -1,9 +1,8 @@
 import { open, stat } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 
 import { stripHtml } from '@ccp/schemas';
-import JSZip from 'jszip';
-import mammoth from 'mammoth';
-import { PDFParse } from 'pdf-parse';
+import { SaxesParser } from 'saxes';
 
 import { contentMatches, headOf } from '../lib/sniff.ts';
 import { ZipReadError, ZipTooLargeError, openZip } from '../lib/zip.ts';
@@ -11,8 +10,9 @@ import type { ZipArchive } from '../lib/zip.ts';
 import { pdfPageToBlocks, textToBlocks } from './text.ts';
 import type { TBlock } from './text.ts';
 
-// Text extraction from the document types of the AI import: txt, docx (mammoth), pptx (the slide
-// XML inside the zip, read with jszip) and pdf (pdf-parse). Video and audio go to transcription.
+// Text extraction from the document types of the AI import: txt, docx (its document XML,
+// streamed), pptx (the slide XML) and pdf (pdf-parse in a worker thread). Video and audio go to
+// transcription.
 
 export const DOCUMENT_TYPES = ['txt', 'docx', 'pptx', 'pdf'] as const;
 export type TDocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -46,7 +46,12 @@ export const DOCUMENT_LIMITS = {
   textBytes: 8 * 1024 * 1024,
   zipEntries: 10_000,
   xmlBytes: 64 * 1024 * 1024,
+  /** Characters of a document's text read; the generator uses the first 60,000. */
+  textChars: 500_000,
   pdfBytes: 50 * 1024 * 1024,
+  /** A PDF's parse may take this long and this much memory above what the process had. */
+  pdfMs: 4000,
+  pdfMemoryMb: 160,
 } as const;
 
 /** Text bytes as a string: UTF-8 (with or without BOM), UTF-16 with a BOM, else Windows-1252. */
@@ -58,23 +63,6 @@ export const decodeText = (bytes: Buffer): string => {
   } catch {
     return new TextDecoder('windows-1252').decode(bytes);
   }
-};
-
-const BLOCK_TAGS = /<(h[1-6]|p|li|td|th)\b[^>]*>([\s\S]*?)<\/\1>/gi;
-
-/** mammoth's HTML as blocks: h1–h6 are headings; paragraphs, list items and cells paragraphs. */
-const htmlToBlocks = (html: string): TBlock[] => {
-  const blocks: TBlock[] = [];
-  for (const match of html.matchAll(BLOCK_TAGS)) {
-    const tag = (match[1] ?? '').toLowerCase();
-    // A cell holding paragraphs is read through its paragraphs.
-    if ((tag === 'td' || tag === 'th') && /<p\b/i.test(match[2] ?? '')) continue;
-    const text = stripHtml(match[2] ?? '')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (text) blocks.push({ kind: tag.startsWith('h') ? 'heading' : 'paragraph', text });
-  }
-  return blocks;
 };
 
 /** The XML parts of an Office file, read from its zip directory within the XML bound. */
@@ -90,8 +78,6 @@ const xmlParts = async (zip: ZipArchive, wanted: (name: string) => boolean) => {
   }
   return parts;
 };
-
-const isXmlPart = (name: string) => /\.(xml|rels)$/i.test(name);
 
 const withZip = async <T>(filePath: string, read: (zip: ZipArchive) => Promise<T>): Promise<T> => {
   let zip: ZipArchive;
@@ -112,18 +98,60 @@ const withZip = async <T>(filePath: string, read: (zip: ZipArchive) => Promise<T
   }
 };
 
-// mammoth reads a whole archive into memory: it gets the document's XML parts repacked, never the
-// upload itself (pictures and media, possibly hundreds of MB, are not text).
+// A docx's text is read from word/document.xml as it streams: paragraphs and headings (Title
+// and Heading 1–6 styles), table cells through their paragraphs, until DOCUMENT_LIMITS.textChars.
+// A DOM of the whole document (mammoth) took 3.5 GB for 60 MB of paragraphs.
 const readDocx = (filePath: string): Promise<TBlock[]> =>
   withZip(filePath, async (zip) => {
-    const repacked = new JSZip();
-    for (const [name, xml] of await xmlParts(zip, isXmlPart)) repacked.file(name, xml);
-    const buffer = await repacked.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
-    const { value } = await mammoth.convertToHtml(
-      { buffer },
-      { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) },
-    );
-    return htmlToBlocks(value);
+    const entry = zip.entries.get('word/document.xml');
+    if (!entry) throw new UnreadableFileError();
+    const blocks: TBlock[] = [];
+    let chars = 0;
+    let text: string | null = null;
+    let heading = false;
+    let inText = false;
+    const parser = new SaxesParser();
+    parser.on('opentag', (tag) => {
+      const name = tag.name.slice(tag.name.indexOf(':') + 1);
+      if (name === 'p') {
+        text = '';
+        heading = false;
+      } else if (name === 'pStyle' && text !== null) {
+        const style = String(
+          Object.entries(tag.attributes).find(([key]) => key.endsWith('val'))?.[1] ?? '',
+        );
+        heading = /^(title|heading\s*[1-6])$/i.test(style);
+      } else if (name === 't' && !tag.isSelfClosing) inText = true;
+      else if ((name === 'tab' || name === 'br') && text !== null) text += ' ';
+    });
+    parser.on('text', (value) => {
+      if (inText && text !== null) text += value;
+    });
+    parser.on('closetag', (tag) => {
+      const name = tag.name.slice(tag.name.indexOf(':') + 1);
+      if (name === 't') inText = false;
+      else if (name === 'p' && text !== null) {
+        const clean = text.replace(/\s+/g, ' ').trim();
+        if (clean) {
+          blocks.push({ kind: heading ? 'heading' : 'paragraph', text: clean });
+          chars += clean.length;
+        }
+        text = null;
+      }
+    });
+    const decoder = new TextDecoder('utf-8');
+    try {
+      for await (const chunk of await zip.open(entry, DOCUMENT_LIMITS.xmlBytes)) {
+        parser.write(decoder.decode(chunk as Buffer, { stream: true }));
+        // Enough text for any course: the rest of the document is not read.
+        if (chars >= DOCUMENT_LIMITS.textChars) return blocks;
+      }
+      parser.close();
+    } catch (error) {
+      if (error instanceof ZipTooLargeError) throw error;
+      throw new UnreadableFileError(error);
+    }
+    return blocks;
   });
 
 const slideNumber = (name: string) => Number(/slide(\d+)\.xml$/.exec(name)?.[1] ?? 0);
@@ -167,16 +195,42 @@ const readPptx = (filePath: string): Promise<TBlock[]> =>
       .flatMap((name) => slideBlocks(slides.get(name) ?? ''));
   });
 
+const PDF_WORKER = new URL('./pdf-worker.js', import.meta.url);
+
+/**
+ * A PDF's pages, parsed in a worker thread that is ended as soon as it passes the time or memory
+ * bound (a 1 MB PDF can hold a content stream that inflates to gigabytes).
+ */
 const readPdf = async (filePath: string): Promise<TBlock[]> => {
   const { size } = await stat(filePath);
   if (size > DOCUMENT_LIMITS.pdfBytes) throw new DocumentTooLargeError(`${size} bytes`);
-  const parser = new PDFParse({ data: new Uint8Array(await readStart(filePath, size)) });
-  try {
-    const result = await parser.getText();
-    return result.pages.flatMap((page) => pdfPageToBlocks(page.text));
-  } finally {
-    await parser.destroy();
-  }
+  const budget = process.memoryUsage.rss() + DOCUMENT_LIMITS.pdfMemoryMb * 1024 * 1024;
+  const worker = new Worker(PDF_WORKER, {
+    workerData: { path: filePath },
+    resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
+  });
+  const pages = await new Promise<string[]>((resolve, reject) => {
+    const stop = (error: Error) => {
+      clearInterval(watch);
+      clearTimeout(timer);
+      void worker.terminate();
+      reject(error);
+    };
+    const watch = setInterval(() => {
+      if (process.memoryUsage.rss() > budget) stop(new DocumentTooLargeError('memory'));
+    }, 25);
+    const timer = setTimeout(() => stop(new DocumentTooLargeError('time')), DOCUMENT_LIMITS.pdfMs);
+    worker.on('message', (message: { pages?: string[]; error?: string }) => {
+      clearInterval(watch);
+      clearTimeout(timer);
+      void worker.terminate();
+      if (message.pages) resolve(message.pages);
+      else reject(new UnreadableFileError(message.error));
+    });
+    worker.on('error', (error) => stop(new UnreadableFileError(error)));
+    worker.on('exit', () => stop(new UnreadableFileError('the PDF reader stopped')));
+  });
+  return pages.flatMap((page) => pdfPageToBlocks(page));
 };
 
 /** The first `max` bytes of a file. */

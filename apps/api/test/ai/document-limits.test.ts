@@ -53,7 +53,7 @@ describe('hostile AI sources', async () => {
 
   it('reads a docx without its pictures, however large they are', async () => {
     const zip = await JSZip.loadAsync(await makeDocx());
-    // A 20 MB "picture" that mammoth would otherwise inline as a data URI.
+    // A 20 MB picture: only the document's text is read.
     zip.file('word/media/image1.png', Buffer.alloc(20 * 1024 * 1024, 1));
     const docx = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
     const response = await postImport(app, {

@@ -61,6 +61,13 @@ describe('upload file types', async () => {
     expect(filesIn(path.join(app.dataDir, 'imports'))).toHaveLength(3);
   });
 
+  it('refuses a CSV with more rows of the wrong length than a real export has, before parsing', async () => {
+    const content = `${HEADER.join(',')}\n${'x\n'.repeat(10_001)}`;
+    const response = await uploadImport(app, headers, { name: 'short.csv', content });
+    expect(response.statusCode).toBe(422);
+    expect(response.json.error.errors).toEqual({ file: [MESSAGES.importIrregularRows] });
+  });
+
   it('reads AI sources named in any case, and refuses the ones whose bytes say otherwise', async () => {
     const accepted = await postImport(app, {
       classroom,
