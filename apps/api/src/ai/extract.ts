@@ -1,5 +1,7 @@
 import { open, stat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 import { stripHtml } from '@ccp/schemas';
 import { SaxesParser } from 'saxes';
@@ -43,15 +45,18 @@ export class DocumentTooLargeError extends Error {
  * whole, and its XML may unpack to at most XML_BYTES; a PDF is parsed in memory, so it is capped.
  */
 export const DOCUMENT_LIMITS = {
-  textBytes: 8 * 1024 * 1024,
+  textBytes: 1024 * 1024,
   zipEntries: 10_000,
   xmlBytes: 64 * 1024 * 1024,
-  /** Characters of a document's text read; the generator uses the first 60,000. */
-  textChars: 500_000,
+  /**
+   * Characters of a document's text passed on: the provider gets the first 60,000; the offline
+   * generator segments all it gets (8 MB of text took it past 4 GB and down).
+   */
+  textChars: 200_000,
   pdfBytes: 50 * 1024 * 1024,
-  /** A PDF's parse may take this long and this much memory above what the process had. */
-  pdfMs: 4000,
-  pdfMemoryMb: 160,
+  /** A PDF's reader process may take this long and this much memory (pdf.js alone is 150 MB). */
+  pdfMs: 3000,
+  pdfMemoryMb: 320,
 } as const;
 
 /** Text bytes as a string: UTF-8 (with or without BOM), UTF-16 with a BOM, else Windows-1252. */
@@ -195,40 +200,58 @@ const readPptx = (filePath: string): Promise<TBlock[]> =>
       .flatMap((name) => slideBlocks(slides.get(name) ?? ''));
   });
 
-const PDF_WORKER = new URL('./pdf-worker.js', import.meta.url);
+const PDF_READER = fileURLToPath(new URL('./pdf-reader.js', import.meta.url));
+
+/** A process's resident memory, from /proc (Linux); null elsewhere, where only time is bounded. */
+const residentBytes = (pid: number): number | null => {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : null;
+  } catch {
+    return null;
+  }
+};
 
 /**
- * A PDF's pages, parsed in a worker thread that is ended as soon as it passes the time or memory
- * bound (a 1 MB PDF can hold a content stream that inflates to gigabytes).
+ * A PDF's pages, parsed in a short-lived child process that is killed as soon as it passes the
+ * time or memory bound (a 1 MB PDF can hold a content stream inflating to a gigabyte). pdf.js
+ * alone takes 150 MB once loaded: in its own process it neither stays in the server's memory
+ * nor can take the server down.
  */
 const readPdf = async (filePath: string): Promise<TBlock[]> => {
   const { size } = await stat(filePath);
   if (size > DOCUMENT_LIMITS.pdfBytes) throw new DocumentTooLargeError(`${size} bytes`);
-  const budget = process.memoryUsage.rss() + DOCUMENT_LIMITS.pdfMemoryMb * 1024 * 1024;
-  const worker = new Worker(PDF_WORKER, {
-    workerData: { path: filePath },
-    resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
+  const child = fork(PDF_READER, [filePath], {
+    execArgv: ['--max-old-space-size=192'],
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    serialization: 'advanced',
   });
   const pages = await new Promise<string[]>((resolve, reject) => {
-    const stop = (error: Error) => {
+    let settled = false;
+    const finish = (result: string[] | Error) => {
+      if (settled) return;
+      settled = true;
       clearInterval(watch);
       clearTimeout(timer);
-      void worker.terminate();
-      reject(error);
+      child.kill('SIGKILL');
+      if (result instanceof Error) reject(result);
+      else resolve(result);
     };
     const watch = setInterval(() => {
-      if (process.memoryUsage.rss() > budget) stop(new DocumentTooLargeError('memory'));
+      const bytes = child.pid ? residentBytes(child.pid) : null;
+      if (bytes !== null && bytes > DOCUMENT_LIMITS.pdfMemoryMb * 1024 * 1024) {
+        finish(new DocumentTooLargeError('memory'));
+      }
     }, 25);
-    const timer = setTimeout(() => stop(new DocumentTooLargeError('time')), DOCUMENT_LIMITS.pdfMs);
-    worker.on('message', (message: { pages?: string[]; error?: string }) => {
-      clearInterval(watch);
-      clearTimeout(timer);
-      void worker.terminate();
-      if (message.pages) resolve(message.pages);
-      else reject(new UnreadableFileError(message.error));
-    });
-    worker.on('error', (error) => stop(new UnreadableFileError(error)));
-    worker.on('exit', () => stop(new UnreadableFileError('the PDF reader stopped')));
+    const timer = setTimeout(
+      () => finish(new DocumentTooLargeError('time')),
+      DOCUMENT_LIMITS.pdfMs,
+    );
+    child.on('message', (message: { pages?: string[]; error?: string }) =>
+      finish(message.pages ?? new UnreadableFileError(message.error)),
+    );
+    child.on('error', (error) => finish(new UnreadableFileError(error)));
+    child.on('exit', () => finish(new UnreadableFileError('the PDF reader stopped')));
   });
   return pages.flatMap((page) => pdfPageToBlocks(page));
 };
@@ -262,8 +285,24 @@ const wholeCharacters = (bytes: Buffer): Buffer => {
   return bytes.subarray(0, end);
 };
 
+/** The first blocks, up to DOCUMENT_LIMITS.textChars characters of text. */
+const firstChars = (blocks: TBlock[]): TBlock[] => {
+  const kept: TBlock[] = [];
+  let chars = 0;
+  for (const block of blocks) {
+    if (chars >= DOCUMENT_LIMITS.textChars) break;
+    const room = DOCUMENT_LIMITS.textChars - chars;
+    kept.push(block.text.length > room ? { ...block, text: block.text.slice(0, room) } : block);
+    chars += block.text.length;
+  }
+  return kept;
+};
+
 /** The text of a document as heading and paragraph blocks; UnreadableFileError if it is not one. */
-export const extractDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> => {
+export const extractDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> =>
+  firstChars(await readDocument(filePath, type));
+
+const readDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> => {
   if (type === 'txt') {
     return textToBlocks(
       decodeText(wholeCharacters(await readStart(filePath, DOCUMENT_LIMITS.textBytes))),

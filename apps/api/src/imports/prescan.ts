@@ -61,17 +61,17 @@ export const prescanImport = async (
   const limit = await learnersLimitOf(db, companyUuid);
   try {
     if (format === 'csv') {
-      const header = await firstRow(path, format, delimiter);
-      const columns = checkHeader(header);
       // A byte scan first (a 100,000-row file in a few tens of milliseconds): broken quoting, and
       // rows whose field count differs from the header's, each costly for the parser, are refused
-      // before any row is parsed.
+      // before any row is parsed, the header included (the parser reads a whole 256 KB chunk).
       const count = await countCsvRecords(path, delimiter);
-      if ('brokenAtLine' in count) {
-        throw fileError(fillMessage(MESSAGES.importCsvBroken, { line: count.brokenAtLine }));
-      }
       if (count.irregular > IMPORT_MAX_IRREGULAR_ROWS) {
         throw fileError(MESSAGES.importIrregularRows);
+      }
+      const header = await firstRow(path, format, delimiter);
+      const columns = checkHeader(header);
+      if ('brokenAtLine' in count) {
+        throw fileError(fillMessage(MESSAGES.importCsvBroken, { line: count.brokenAtLine }));
       }
       // A plan without a learners limit needs no row validated here: the count is enough.
       if (limit === null) {

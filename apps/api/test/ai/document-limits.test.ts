@@ -6,6 +6,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 
 import { DOCUMENT_LIMITS, DocumentTooLargeError, extractDocument } from '../../src/ai/extract.ts';
+import { sentencesOf } from '../../src/ai/text.ts';
 import { makeDocx, makePptx, postImport } from '../fixtures/ai.ts';
 import { declareSize } from '../fixtures/zip.ts';
 import { buildTestApp, createSignedInUser } from '../helper.ts';
@@ -72,6 +73,12 @@ describe('hostile AI sources', async () => {
     ftruncateSync(fd, DOCUMENT_LIMITS.pdfBytes + 1);
     closeSync(fd);
     await expect(extractDocument(file, 'pdf')).rejects.toBeInstanceOf(DocumentTooLargeError);
+  });
+
+  it('cuts one 200,000-character paragraph into its sentences, window by window', () => {
+    const sentences = sentencesOf('Plants turn light into sugar. '.repeat(7000));
+    expect(sentences).toHaveLength(7000);
+    expect(new Set(sentences)).toEqual(new Set(['Plants turn light into sugar.']));
   });
 
   it('reads only the first part of a huge text file', async () => {
