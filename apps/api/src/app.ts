@@ -18,6 +18,7 @@ import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
 import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
+import { rejectNulCharacters } from './lib/nul.ts';
 import { openApiTransform } from './lib/openapi.ts';
 import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -159,6 +160,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   await app.register(errorsPlugin);
   // The web app sets its own CSP when it is served (web issue); the API answers JSON only.
   await app.register(fastifyHelmet, { contentSecurityPolicy: false, global: true });
+  app.addHook('preValidation', rejectNulCharacters);
   // Multipart bodies are left unread here: the route reads them as they stream in
   // (lib/multipart.ts), with its own limits.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));

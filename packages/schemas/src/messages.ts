@@ -227,6 +227,7 @@ export const MESSAGES = {
   payloadTooLarge: 'The request body is too large.',
   unsupportedMediaType: 'The request body must be JSON or multipart/form-data.',
   idsMax: 'At most 10,000 items can be sent in one request.',
+  nulCharacter: 'The text may not contain the NUL character (U+0000).',
   aiDocumentTooLarge:
     'The document is too large or too complex to read: a PDF may be at most 50 MB, and the text of a docx or pptx may unpack to at most 64 MB.',
   importIrregularRows:

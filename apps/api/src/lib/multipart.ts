@@ -7,7 +7,7 @@ import type { BusboyFileStream, BusboyHeaders, BusboyInstance } from '@fastify/b
 import { MESSAGES } from '@ccp/schemas';
 import type { FastifyRequest } from 'fastify';
 
-import { AppError } from './app-error.ts';
+import { AppError, validationError } from './app-error.ts';
 
 // Every multipart upload (learner import, course cover, AI import) is read here, straight from
 // the request with busboy. @fastify/multipart hands its file streams over through a queue, so a
@@ -115,6 +115,11 @@ export const readMultipart = (
     const onRequestError = () => fail(malformedUpload());
 
     busboy.on('field', (name: string, value: string) => {
+      // As for JSON bodies (lib/nul.ts): PostgreSQL text cannot hold NUL.
+      if (name.includes('\u0000') || value.includes('\u0000')) {
+        fail(validationError({ [name.replaceAll('\u0000', '')]: [MESSAGES.nulCharacter] }));
+        return;
+      }
       fields.set(name, value);
     });
     busboy.on(

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { MESSAGES, ZErrorBodySchema } from '@ccp/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { multipart } from '../fixtures/courses.ts';
 import { buildTestApp, call, createSignedInUser } from '../helper.ts';
 
 // Issue 11 §8: every error answers `{error: {status, code, message}}`, including the ones raised
@@ -85,6 +86,42 @@ describe('errors raised outside the routes', async () => {
     });
     expect(response.statusCode).toBe(status);
     expect(response.json).toEqual({ error: { status, code, message } });
+  });
+
+  // Found by the fuzz test on PostgreSQL, whose text cannot hold NUL: it answered 500 there.
+  it('refuses the NUL character in a body, a query or a form field with 422 naming the field', async () => {
+    const cases = [
+      {
+        method: 'POST',
+        url: '/api/v1/learners-lists',
+        payload: { name: 'a\u0000b' },
+        field: 'name',
+      },
+      { method: 'GET', url: '/api/v1/learners?search=a%00b', field: 'search' },
+      {
+        method: 'POST',
+        url: `/api/v1/learners-lists`,
+        payload: { name: 'ok', learners: ['\u0000'] },
+        field: 'learners.0',
+      },
+    ] as const;
+    for (const { field, ...request } of cases) {
+      const response = await call(app, { ...request, headers });
+      expect({ field, status: response.statusCode, errors: response.json.error?.errors }).toEqual({
+        field,
+        status: 422,
+        errors: { [field]: [MESSAGES.nulCharacter] },
+      });
+    }
+    const form = multipart({ name: 'a\u0000b', description: 'Ten minutes a day.' });
+    const response = await call(app, {
+      method: 'POST',
+      url: `/api/v1/classrooms/${classroom}/courses`,
+      headers: { ...headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json.error.errors).toEqual({ name: [MESSAGES.nulCharacter] });
   });
 
   describe('over a socket', () => {
