@@ -3,18 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import fastifyHelmet from '@fastify/helmet';
-import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { UPLOAD_MAX_BYTES } from '@ccp/schemas';
 import Fastify from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 
 import type { TAiSettingsInput } from './ai/settings.ts';
 import type { AuthSettings } from './context.ts';
@@ -23,9 +17,12 @@ import type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
+import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
+import { rejectNulCharacters } from './lib/nul.ts';
+import { openApiTransform } from './lib/openapi.ts';
 import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { aiRoutes } from './routes/api/ai/index.ts';
 import { webPlugin } from './plugins/web.ts';
 import { analyticsRoutes } from './routes/api/analytics/index.ts';
@@ -59,6 +56,8 @@ export type AppOptions = {
   ai?: TAiSettingsInput;
   /** Outgoing mail (SMTP_URL, MAIL_FROM); without an SMTP URL mails only reach the outbox. */
   mail?: MailSettings;
+  /** Silence from a client in the middle of an upload before it answers 408 (tests lower it). */
+  uploadIdleTimeoutMs?: number;
   /** Bulk learner import settings (the upload limit, lowered by tests). */
   imports?: ImportsRoutesOptions;
   /**
@@ -75,6 +74,10 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   accessTtlSeconds: 15 * 60,
   refreshTtlSeconds: 30 * 24 * 60 * 60,
   maxFailuresPerMinute: 5,
+  accountFreeFailures: 5,
+  accountDelayBaseMs: 500,
+  accountDelayMaxMs: 10_000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
 // Secrets never reach the logs.
@@ -86,13 +89,48 @@ const REDACT = [
   'req.body.code',
 ];
 
+// Tokens only ever travel in the Authorization header, but a client may still put one in a query
+// string by mistake: the logged URL keeps the keys and drops such values.
+const SECRET_QUERY_KEY = /token|code|password|secret|key|signature/i;
+
+/** A request URL as logged: the value of any query parameter that may hold a secret is redacted. */
+export const loggedUrl = (url: string): string => {
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const query = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const key = pair.split('=')[0] ?? '';
+      let name = key;
+      try {
+        name = decodeURIComponent(key);
+      } catch {
+        // Not valid percent-encoding: judged as written.
+      }
+      return SECRET_QUERY_KEY.test(name) ? `${key}=[Redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, mark)}?${query}`;
+};
+
+const SERIALIZERS = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: loggedUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+};
+
 /** Builds the API as a Fastify instance without listening; `server.ts` listens. */
 export const buildApp = async (options: AppOptions): Promise<FastifyInstance> => {
   const logger =
     options.logger === true
-      ? { redact: REDACT }
+      ? { redact: REDACT, serializers: SERIALIZERS }
       : options.logger && typeof options.logger === 'object'
-        ? { ...options.logger, redact: REDACT }
+        ? { ...options.logger, redact: REDACT, serializers: SERIALIZERS }
         : false;
   // Trust X-Forwarded-For only when told a proxy is in front: otherwise a client could pick its own IP
   // and dodge the per-IP sign-in limit.
@@ -100,6 +138,9 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
     logger,
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
+    // Errors raised before a route runs answer in the product's shape too.
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -113,14 +154,16 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('dataDir', path.resolve(options.dataDir));
   mkdirSync(path.join(app.dataDir, 'uploads'), { recursive: true });
   app.decorate('authSettings', { ...DEFAULT_AUTH_SETTINGS, ...options.auth });
+  app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());
 
   await app.register(errorsPlugin);
   // The web app sets its own CSP when it is served (web issue); the API answers JSON only.
   await app.register(fastifyHelmet, { contentSecurityPolicy: false, global: true });
-  await app.register(fastifyMultipart, {
-    limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 50 },
-  });
+  app.addHook('preValidation', rejectNulCharacters);
+  // Multipart bodies are left unread here: the route reads them as they stream in
+  // (lib/multipart.ts), with its own limits.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -134,20 +177,28 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(fastifyStatic, {
     root: path.join(app.dataDir, 'uploads'),
     prefix: '/uploads/',
     decorateReply: false,
-    // Uploaded SVGs may carry scripts: serve them inert.
+    // Covers are capability URLs (lib/images.ts): nothing lists them, no page they are shown on
+    // passes them on, and a shared cache keeps none. SVGs are cleaned on upload and served inert.
+    index: false,
+    list: false,
+    cacheControl: false,
     setHeaders: (res) => {
       res.setHeader(
         'Content-Security-Policy',
         "default-src 'none'; style-src 'unsafe-inline'; sandbox",
       );
       res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+      res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+      res.setHeader('X-Robots-Tag', 'noindex');
+      res.setHeader('Cache-Control', 'private, max-age=86400');
     },
   });
   await app.register(authPlugin);

@@ -1,4 +1,5 @@
 import type { Clock } from './lib/clock.ts';
+import type { OpenApiExtras } from './lib/openapi.ts';
 import type { Db, Dialect } from './db/index.ts';
 import type { UsersTable } from './db/types.ts';
 
@@ -16,8 +17,15 @@ export type AuthSettings = {
   /** Access token lifetime; 15 minutes unless CCP_ACCESS_TOKEN_TTL says otherwise. */
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
-  /** Failed sign-in attempts allowed per minute for one username or IP before 429. */
+  /** Failed sign-in attempts allowed per minute for one address, or one (username, address), before 429. */
   maxFailuresPerMinute: number;
+  /** Failures of one account (from anywhere, last 15 minutes) before its attempts are slowed. */
+  accountFreeFailures: number;
+  /** The first delay; it doubles with every further failure, up to `accountDelayMaxMs`. */
+  accountDelayBaseMs: number;
+  accountDelayMaxMs: number;
+  /** Waits the account delay; tests record it instead. */
+  sleep: (ms: number) => Promise<void>;
 };
 
 declare module 'fastify' {
@@ -27,10 +35,17 @@ declare module 'fastify' {
     clock: Clock;
     dataDir: string;
     authSettings: AuthSettings;
+    /** Milliseconds an upload may go without a byte from the client before it answers 408. */
+    uploadIdleTimeoutMs: number;
   }
   interface FastifyRequest {
     /** Set by the auth hook; routes with `config.auth: false` have none. */
     auth: AuthContext | null;
+  }
+  // Read by the OpenAPI transform only (lib/openapi.ts).
+  interface FastifySchema {
+    'x-media'?: OpenApiExtras['x-media'];
+    'x-body'?: OpenApiExtras['x-body'];
   }
   interface FastifyContextConfig {
     /**

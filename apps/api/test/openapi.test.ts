@@ -1,6 +1,7 @@
+import { MESSAGES } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
-import { buildTestApp, call } from './helper.ts';
+import { buildTestApp, call, createSignedInUser } from './helper.ts';
 
 // Every call of spec §7 that the foundation serves, plus the paths it designed where the spec says "not shown".
 const CONTRACT: [method: string, path: string][] = [
@@ -61,6 +62,66 @@ describe('the OpenAPI document', async () => {
     const operations = documented.get(shape(path));
     expect(operations, `${path} is not in /api/docs/json`).toBeDefined();
     expect(Object.keys(operations![method]?.responses ?? {})).not.toHaveLength(0);
+  });
+
+  // Issue 11 §7: the document describes every status and media type a route answers.
+  it('documents the error body, in the product shape, on every operation', () => {
+    const missing = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => {
+          const responses = (operation.responses ?? {}) as Record<string, { content?: object }>;
+          return !responses['4XX']?.content || !responses['5XX']?.content;
+        })
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(missing).toEqual([]);
+    const error = (paths['/api/v1/learners']!.get!.responses as any)['4XX'].content[
+      'application/json'
+    ].schema;
+    expect(error.required).toEqual(['error']);
+    expect(error.properties.error.required).toEqual(['status', 'code', 'message']);
+  });
+
+  it('documents the CSV downloads as text/csv, as they answer', async () => {
+    for (const path of [
+      '/api/v1/learners/imports/template',
+      '/api/v1/learners/imports/{jobUuid}/errors',
+    ]) {
+      const ok = (paths[path]!.get!.responses as any)['200'];
+      expect(Object.keys(ok.content)).toEqual(['text/csv']);
+    }
+    const { headers } = await createSignedInUser(app);
+    const template = await call(app, {
+      method: 'GET',
+      url: '/api/v1/learners/imports/template',
+      headers,
+    });
+    expect(template.headers['content-type']).toMatch(/^text\/csv/);
+  });
+
+  it('documents the course bodies per media type: the image only in multipart', () => {
+    for (const [path, method] of [
+      ['/api/v1/classrooms/{classroomUuid}/courses', 'post'],
+      ['/api/v1/classrooms/{classroomUuid}/courses/{courseUuid}', 'post'],
+    ] as const) {
+      const content = (paths[path]![method] as any).requestBody.content;
+      expect(content['multipart/form-data'].schema.properties.image).toBeDefined();
+      expect(content['application/json'].schema.properties.image).toBeUndefined();
+    }
+  });
+
+  it('refuses an image in a JSON course body instead of ignoring it', async () => {
+    const { company, headers } = await createSignedInUser(app);
+    for (const image of [true, 12345, 'cover.png']) {
+      const response = await call(app, {
+        method: 'POST',
+        url: `/api/v1/classrooms/${company.classrooms[0]!.uuid}/courses`,
+        headers,
+        payload: { name: 'Negotiation', description: 'Ten minutes a day.', image },
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json.error.errors).toEqual({ image: [MESSAGES.imageMultipartOnly] });
+    }
   });
 
   it('declares bearer authentication', () => {

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { DEMO_PASSWORD } from '../src/seed/demo.ts';
+
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const freePort = () =>
@@ -58,6 +60,10 @@ describe('npm start (src/server.ts)', () => {
     }
     if (!healthy) throw new Error(`server never became healthy:\n${output}`);
     expect(output).toContain(`listening on http://127.0.0.1:${port}`);
+    // Issue 11 §11: without the demo there is no demo password or TOTP secret to print.
+    expect(output).not.toContain(DEMO_PASSWORD);
+    expect(output).not.toContain('JBSWY3DPEHPK3PXP');
+    expect(output).not.toMatch(/password|TOTP secret/i);
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -122,6 +122,13 @@ export const UNLIMITED = -1;
 export const AI_MODELS = ['gpt-3.5', 'gpt-4'] as const;
 export const AI_ASSESSMENT_TYPES = ['random', 'true_false', 'multiple_option'] as const;
 
+/**
+ * Ids one request may name (learners of a new list, lists of a learner or a course, terms to
+ * accept). Decision (issue 11): 10,000, a hundred pages of the learners table at once; more is
+ * refused with 422 rather than sent to the database as one enormous query.
+ */
+export const MAX_IDS_PER_REQUEST = 10_000;
+
 export const PAGINATION = { defaultPerPage: 15, maxPerPage: 100 } as const;
 
 export const DATE_FORMAT = 'DD-MM-YYYY HH:mm';

@@ -32,7 +32,12 @@ const optionalText = (max: number, tooLong: string) =>
 export const LESSON_MEDIA_TYPES = ['link', 'upload'] as const;
 const MEDIA_URL_MAX = 2048;
 
+// Characters a URL never carries unencoded (RFC 3986): a quote or an angle bracket would let the
+// link break out of the attribute it is written into (`https://ok.example/x"><script>`).
+const UNSAFE_URL_CHARACTERS = /[\s"'<>\\^`{|}\p{Cc}]/u;
+
 const isHttpUrl = (value: string): boolean => {
+  if (UNSAFE_URL_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -54,7 +59,8 @@ export const ZLessonMediaSchema = z
     const valid =
       media.type === 'link'
         ? isHttpUrl(media.url)
-        : isHttpUrl(media.url) || /^\/(?!\/)\S*$/.test(media.url);
+        : isHttpUrl(media.url) ||
+          (/^\/(?!\/)\S*$/.test(media.url) && !UNSAFE_URL_CHARACTERS.test(media.url));
     if (!valid) ctx.addIssue({ code: 'custom', path: ['url'], message: MESSAGES.mediaUrlInvalid });
   });
 export type TLessonMedia = z.infer<typeof ZLessonMediaSchema>;

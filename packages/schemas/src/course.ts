@@ -5,6 +5,8 @@ import {
   CHANNEL_KEYS,
   COURSE_STATUSES,
   LOCALES,
+  MAX_IDS_PER_REQUEST,
+  MAX_LESSONS_PER_COURSE,
   REPEAT_PERIODS,
   TEXT_LIMITS,
 } from './constants.ts';
@@ -116,13 +118,20 @@ export const ZCourseUpdateRequestSchema = z
     name: courseName,
     description: courseDescription,
     category: courseCategory,
-    languages: z.array(ZCourseLanguageInputSchema, { error: MESSAGES.primaryLanguageRequired }),
-    lessons: z.array(ZLessonSchema, { error: MESSAGES.lessonsMin }).default([]),
+    languages: z
+      .array(ZCourseLanguageInputSchema, { error: MESSAGES.primaryLanguageRequired })
+      .max(LOCALES.length, { error: MESSAGES.languageDuplicate }),
+    // A day per language at most: anything longer is refused before each lesson is checked.
+    lessons: z
+      .array(ZLessonSchema, { error: MESSAGES.lessonsMin })
+      .max(MAX_LESSONS_PER_COURSE * LOCALES.length, { error: MESSAGES.lessonsMax })
+      .default([]),
     distribution: ZDistributionSchema.nullable().optional(),
     learners_lists: z
       .array(z.uuid({ error: MESSAGES.learnersListUnknown }), {
         error: MESSAGES.learnersListUnknown,
       })
+      .max(MAX_IDS_PER_REQUEST, { error: MESSAGES.idsMax })
       .transform((uuids) => [...new Set(uuids.map((uuid) => uuid.toLowerCase()))])
       .optional(),
     status: z.enum(COURSE_REQUEST_STATUSES, { error: MESSAGES.courseStatusInvalid }).optional(),

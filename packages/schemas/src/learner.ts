@@ -15,6 +15,7 @@ import {
   COURSE_STATUSES,
   DEFAULT_LOCALE,
   LOCALES,
+  MAX_IDS_PER_REQUEST,
   REACHABILITY,
   TEXT_LIMITS,
 } from './constants.ts';
@@ -273,9 +274,9 @@ export const ZListLearnersQuerySchema = ZPageQuerySchema.extend({
 export type TListLearnersQuery = z.input<typeof ZListLearnersQuerySchema>;
 
 export const ZSyncLearnerListsRequestSchema = z.object({
-  lists: z.array(z.uuid({ error: MESSAGES.learnersListUnknown }), {
-    error: MESSAGES.required,
-  }),
+  lists: z
+    .array(z.uuid({ error: MESSAGES.learnersListUnknown }), { error: MESSAGES.required })
+    .max(MAX_IDS_PER_REQUEST, { error: MESSAGES.idsMax }),
 });
 export type TSyncLearnerListsRequest = z.infer<typeof ZSyncLearnerListsRequestSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { ZUuidSchema, dataEnvelope } from './common.ts';
-import { TEXT_LIMITS } from './constants.ts';
+import { MAX_IDS_PER_REQUEST, TEXT_LIMITS } from './constants.ts';
 import { MESSAGES } from './messages.ts';
 
 export const ZLearnersListSchema = z.object({
@@ -29,6 +29,7 @@ export const ZCreateLearnersListRequestSchema = z.object({
   /** Learners to put in the new list. */
   learners: z
     .array(z.uuid({ error: MESSAGES.learnerUnknown }), { error: MESSAGES.learnerUnknown })
+    .max(MAX_IDS_PER_REQUEST, { error: MESSAGES.idsMax })
     .optional(),
 });
 export type TCreateLearnersListRequest = z.input<typeof ZCreateLearnersListRequestSchema>;

@@ -220,6 +220,25 @@ export const MESSAGES = {
     'Day {{day}}: the AI assessment was not valid and was rebuilt from the lesson text.',
   aiWarningAssessmentMissing: 'Day {{day}}: no assessment could be made from the text; add one.',
   aiWarningLessonDropped: 'Day {{day}}: the AI lesson was not usable and was left out.',
+  // API robustness (issue 11)
+  uploadMalformed:
+    'The upload could not be read: the form data is malformed or incomplete. Please upload the file again.',
+  uploadTimeout:
+    'The upload stopped arriving before it was complete. Please upload the file again.',
+  requestMalformed: 'The request could not be understood: check its address, headers and body.',
+  requestTimeout: 'The request took too long to arrive. Please try again.',
+  payloadTooLarge: 'The request body is too large.',
+  unsupportedMediaType: 'The request body must be JSON or multipart/form-data.',
+  idsMax: 'At most 10,000 items can be sent in one request.',
+  nulCharacter: 'The text may not contain the NUL character (U+0000).',
+  aiDocumentTooLarge:
+    'The document is too large or too complex to read: a PDF may be at most 50 MB, and the text of a docx or pptx may unpack to at most 64 MB.',
+  importIrregularRows:
+    'The file has more than 10,000 rows whose number of fields differs from the first row. Check the delimiter and that every row has the columns of the first.',
+  importCsvNotText: 'The file is not a CSV text file. Save it as "CSV UTF-8" and upload it again.',
+  importXlsxTooLarge:
+    'The workbook is too large to read safely: its first sheet may unpack to at most 96 MB, with at most 500,000 different texts and 256 columns. Save it as a .csv file and upload it again.',
+  imageMultipartOnly: 'The image must be uploaded as a file, in a multipart/form-data request.',
 } as const;
 
 export type TMessageKey = keyof typeof MESSAGES;

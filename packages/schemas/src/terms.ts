@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { ZUuidSchema, dataEnvelope } from './common.ts';
+import { MAX_IDS_PER_REQUEST } from './constants.ts';
 import { MESSAGES } from './messages.ts';
 
 /** 'company': accepted once by an administrator for the organisation; 'user': by each user. */
@@ -23,10 +24,21 @@ export const ZAcceptTermsItemSchema = z.object({
 });
 
 /** Spec §7: "a list of {uuid}"; the wrapped form `{ terms: [...] }` is accepted too. */
-export const ZAcceptTermsRequestSchema = z.union(
-  [z.array(ZAcceptTermsItemSchema), z.object({ terms: z.array(ZAcceptTermsItemSchema) })],
-  { message: MESSAGES.termsInvalid },
-);
+export const ZAcceptTermsRequestSchema = z
+  .union([z.array(ZAcceptTermsItemSchema), z.object({ terms: z.array(ZAcceptTermsItemSchema) })], {
+    message: MESSAGES.termsInvalid,
+  })
+  // Checked on the chosen form, so the answer names the limit rather than "invalid terms".
+  .superRefine((body, ctx) => {
+    const items = Array.isArray(body) ? body : body.terms;
+    if (items.length > MAX_IDS_PER_REQUEST) {
+      ctx.addIssue({
+        code: 'custom',
+        path: Array.isArray(body) ? [] : ['terms'],
+        message: MESSAGES.idsMax,
+      });
+    }
+  });
 export type TAcceptTermsRequest = z.infer<typeof ZAcceptTermsRequestSchema>;
 
 export const ZAcceptTermsResponseSchema = dataEnvelope(

@@ -1,15 +1,20 @@
-import { readFile } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 import { stripHtml } from '@ccp/schemas';
-import JSZip from 'jszip';
-import mammoth from 'mammoth';
-import { PDFParse } from 'pdf-parse';
+import { SaxesParser } from 'saxes';
 
+import { contentMatches, headOf } from '../lib/sniff.ts';
+import { ZipReadError, ZipTooLargeError, openZip } from '../lib/zip.ts';
+import type { ZipArchive } from '../lib/zip.ts';
 import { pdfPageToBlocks, textToBlocks } from './text.ts';
 import type { TBlock } from './text.ts';
 
-// Text extraction from the document types of the AI import: txt, docx (mammoth), pptx (the slide
-// XML inside the zip, read with jszip) and pdf (pdf-parse). Video and audio go to transcription.
+// Text extraction from the document types of the AI import: txt, docx (its document XML,
+// streamed), pptx (the slide XML) and pdf (pdf-parse in a worker thread). Video and audio go to
+// transcription.
 
 export const DOCUMENT_TYPES = ['txt', 'docx', 'pptx', 'pdf'] as const;
 export type TDocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -25,6 +30,35 @@ export class UnreadableFileError extends Error {
   }
 }
 
+/** The document is beyond DOCUMENT_LIMITS; the route answers 422 naming them. */
+export class DocumentTooLargeError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'DocumentTooLargeError';
+  }
+}
+
+/**
+ * Bounds of a document read for the AI import (issue 11: any hostile file answered within
+ * seconds, memory bounded). Only the first TEXT_BYTES of a text file are read (the generator uses
+ * the first 60,000 characters); a docx or pptx is read part by part from its zip directory, never
+ * whole, and its XML may unpack to at most XML_BYTES; a PDF is parsed in memory, so it is capped.
+ */
+export const DOCUMENT_LIMITS = {
+  textBytes: 1024 * 1024,
+  zipEntries: 10_000,
+  xmlBytes: 64 * 1024 * 1024,
+  /**
+   * Characters of a document's text passed on: the provider gets the first 60,000; the offline
+   * generator segments all it gets (8 MB of text took it past 4 GB and down).
+   */
+  textChars: 200_000,
+  pdfBytes: 50 * 1024 * 1024,
+  /** A PDF's reader process may take this long and this much memory (pdf.js alone is 150 MB). */
+  pdfMs: 3000,
+  pdfMemoryMb: 320,
+} as const;
+
 /** Text bytes as a string: UTF-8 (with or without BOM), UTF-16 with a BOM, else Windows-1252. */
 export const decodeText = (bytes: Buffer): string => {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
@@ -36,27 +70,94 @@ export const decodeText = (bytes: Buffer): string => {
   }
 };
 
-const BLOCK_TAGS = /<(h[1-6]|p|li|td|th)\b[^>]*>([\s\S]*?)<\/\1>/gi;
-
-/** mammoth's HTML as blocks: h1–h6 are headings; paragraphs, list items and cells paragraphs. */
-const htmlToBlocks = (html: string): TBlock[] => {
-  const blocks: TBlock[] = [];
-  for (const match of html.matchAll(BLOCK_TAGS)) {
-    const tag = (match[1] ?? '').toLowerCase();
-    // A cell holding paragraphs is read through its paragraphs.
-    if ((tag === 'td' || tag === 'th') && /<p\b/i.test(match[2] ?? '')) continue;
-    const text = stripHtml(match[2] ?? '')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (text) blocks.push({ kind: tag.startsWith('h') ? 'heading' : 'paragraph', text });
+/** The XML parts of an Office file, read from its zip directory within the XML bound. */
+const xmlParts = async (zip: ZipArchive, wanted: (name: string) => boolean) => {
+  const names = [...zip.entries.keys()].filter(wanted);
+  const declared = names.reduce((sum, name) => sum + zip.entries.get(name)!.uncompressedSize, 0);
+  if (declared > DOCUMENT_LIMITS.xmlBytes) {
+    throw new DocumentTooLargeError(`its text parts unpack to ${declared} bytes`);
   }
-  return blocks;
+  const parts = new Map<string, string>();
+  for (const name of names) {
+    parts.set(name, await zip.readText(zip.entries.get(name)!, DOCUMENT_LIMITS.xmlBytes));
+  }
+  return parts;
 };
 
-const readDocx = async (bytes: Buffer): Promise<TBlock[]> => {
-  const { value } = await mammoth.convertToHtml({ buffer: bytes });
-  return htmlToBlocks(value);
+const withZip = async <T>(filePath: string, read: (zip: ZipArchive) => Promise<T>): Promise<T> => {
+  let zip: ZipArchive;
+  try {
+    zip = await openZip(filePath, { maxEntries: DOCUMENT_LIMITS.zipEntries });
+  } catch (error) {
+    if (error instanceof ZipTooLargeError) throw new DocumentTooLargeError(error.message);
+    throw new UnreadableFileError(error);
+  }
+  try {
+    return await read(zip);
+  } catch (error) {
+    if (error instanceof ZipTooLargeError) throw new DocumentTooLargeError(error.message);
+    if (error instanceof ZipReadError) throw new UnreadableFileError(error);
+    throw error;
+  } finally {
+    zip.close();
+  }
 };
+
+// A docx's text is read from word/document.xml as it streams: paragraphs and headings (Title
+// and Heading 1–6 styles), table cells through their paragraphs, until DOCUMENT_LIMITS.textChars.
+// A DOM of the whole document (mammoth) took 3.5 GB for 60 MB of paragraphs.
+const readDocx = (filePath: string): Promise<TBlock[]> =>
+  withZip(filePath, async (zip) => {
+    const entry = zip.entries.get('word/document.xml');
+    if (!entry) throw new UnreadableFileError();
+    const blocks: TBlock[] = [];
+    let chars = 0;
+    let text: string | null = null;
+    let heading = false;
+    let inText = false;
+    const parser = new SaxesParser();
+    parser.on('opentag', (tag) => {
+      const name = tag.name.slice(tag.name.indexOf(':') + 1);
+      if (name === 'p') {
+        text = '';
+        heading = false;
+      } else if (name === 'pStyle' && text !== null) {
+        const style = String(
+          Object.entries(tag.attributes).find(([key]) => key.endsWith('val'))?.[1] ?? '',
+        );
+        heading = /^(title|heading\s*[1-6])$/i.test(style);
+      } else if (name === 't' && !tag.isSelfClosing) inText = true;
+      else if ((name === 'tab' || name === 'br') && text !== null) text += ' ';
+    });
+    parser.on('text', (value) => {
+      if (inText && text !== null) text += value;
+    });
+    parser.on('closetag', (tag) => {
+      const name = tag.name.slice(tag.name.indexOf(':') + 1);
+      if (name === 't') inText = false;
+      else if (name === 'p' && text !== null) {
+        const clean = text.replace(/\s+/g, ' ').trim();
+        if (clean) {
+          blocks.push({ kind: heading ? 'heading' : 'paragraph', text: clean });
+          chars += clean.length;
+        }
+        text = null;
+      }
+    });
+    const decoder = new TextDecoder('utf-8');
+    try {
+      for await (const chunk of await zip.open(entry, DOCUMENT_LIMITS.xmlBytes)) {
+        parser.write(decoder.decode(chunk as Buffer, { stream: true }));
+        // Enough text for any course: the rest of the document is not read.
+        if (chars >= DOCUMENT_LIMITS.textChars) return blocks;
+      }
+      parser.close();
+    } catch (error) {
+      if (error instanceof ZipTooLargeError) throw error;
+      throw new UnreadableFileError(error);
+    }
+    return blocks;
+  });
 
 const slideNumber = (name: string) => Number(/slide(\d+)\.xml$/.exec(name)?.[1] ?? 0);
 
@@ -90,48 +191,131 @@ const slideBlocks = (xml: string): TBlock[] => {
   return blocks;
 };
 
-const readPptx = async (bytes: Buffer): Promise<TBlock[]> => {
-  const zip = await JSZip.loadAsync(bytes);
-  const slides = Object.keys(zip.files)
-    .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
-    .sort((a, b) => slideNumber(a) - slideNumber(b));
-  if (slides.length === 0) throw new UnreadableFileError();
-  const blocks: TBlock[] = [];
-  for (const name of slides) {
-    const xml = await zip.file(name)?.async('string');
-    if (xml) blocks.push(...slideBlocks(xml));
-  }
-  return blocks;
-};
+const readPptx = (filePath: string): Promise<TBlock[]> =>
+  withZip(filePath, async (zip) => {
+    const slides = await xmlParts(zip, (name) => /^ppt\/slides\/slide\d+\.xml$/.test(name));
+    if (slides.size === 0) throw new UnreadableFileError();
+    return [...slides.keys()]
+      .sort((a, b) => slideNumber(a) - slideNumber(b))
+      .flatMap((name) => slideBlocks(slides.get(name) ?? ''));
+  });
 
-const readPdf = async (bytes: Buffer): Promise<TBlock[]> => {
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
+const PDF_READER = fileURLToPath(new URL('./pdf-reader.js', import.meta.url));
+
+/** A process's resident memory, from /proc (Linux); null elsewhere, where only time is bounded. */
+const residentBytes = (pid: number): number | null => {
   try {
-    const result = await parser.getText();
-    return result.pages.flatMap((page) => pdfPageToBlocks(page.text));
-  } finally {
-    await parser.destroy();
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : null;
+  } catch {
+    return null;
   }
 };
 
-// The bytes must match the name: a renamed file is refused before a library parses it. PDF
-// allows junk before its header, as readers do, within the first kilobyte.
-const hasSignature = (bytes: Buffer, type: Exclude<TDocumentType, 'txt'>): boolean =>
-  type === 'pdf'
-    ? bytes.subarray(0, 1024).includes('%PDF-')
-    : bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+/**
+ * A PDF's pages, parsed in a short-lived child process that is killed as soon as it passes the
+ * time or memory bound (a 1 MB PDF can hold a content stream inflating to a gigabyte). pdf.js
+ * alone takes 150 MB once loaded: in its own process it neither stays in the server's memory
+ * nor can take the server down.
+ */
+const readPdf = async (filePath: string): Promise<TBlock[]> => {
+  const { size } = await stat(filePath);
+  if (size > DOCUMENT_LIMITS.pdfBytes) throw new DocumentTooLargeError(`${size} bytes`);
+  const child = fork(PDF_READER, [filePath], {
+    execArgv: ['--max-old-space-size=192'],
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    serialization: 'advanced',
+  });
+  const pages = await new Promise<string[]>((resolve, reject) => {
+    let settled = false;
+    const finish = (result: string[] | Error) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(watch);
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    const watch = setInterval(() => {
+      const bytes = child.pid ? residentBytes(child.pid) : null;
+      if (bytes !== null && bytes > DOCUMENT_LIMITS.pdfMemoryMb * 1024 * 1024) {
+        finish(new DocumentTooLargeError('memory'));
+      }
+    }, 25);
+    const timer = setTimeout(
+      () => finish(new DocumentTooLargeError('time')),
+      DOCUMENT_LIMITS.pdfMs,
+    );
+    child.on('message', (message: { pages?: string[]; error?: string }) =>
+      finish(message.pages ?? new UnreadableFileError(message.error)),
+    );
+    child.on('error', (error) => finish(new UnreadableFileError(error)));
+    child.on('exit', () => finish(new UnreadableFileError('the PDF reader stopped')));
+  });
+  return pages.flatMap((page) => pdfPageToBlocks(page));
+};
+
+/** The first `max` bytes of a file. */
+const readStart = async (filePath: string, max: number): Promise<Buffer> => {
+  const handle = await open(filePath, 'r');
+  try {
+    const buffer = Buffer.alloc(max);
+    const { bytesRead } = await handle.read(buffer, 0, max, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+};
+
+/** A prefix of text cut where a character ends, so it still decodes as what it is. */
+const wholeCharacters = (bytes: Buffer): Buffer => {
+  if (bytes[0] === 0xff || bytes[0] === 0xfe) return bytes.subarray(0, bytes.length & ~1);
+  let end = bytes.length;
+  // Back off over an UTF-8 sequence the cut left incomplete.
+  for (let back = 1; back <= 3 && end - back >= 0; back += 1) {
+    const byte = bytes[end - back]!;
+    if (byte < 0x80) break;
+    if (byte >= 0xc0) {
+      const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      if (back < length) end -= back;
+      break;
+    }
+  }
+  return bytes.subarray(0, end);
+};
+
+/** The first blocks, up to DOCUMENT_LIMITS.textChars characters of text. */
+const firstChars = (blocks: TBlock[]): TBlock[] => {
+  const kept: TBlock[] = [];
+  let chars = 0;
+  for (const block of blocks) {
+    if (chars >= DOCUMENT_LIMITS.textChars) break;
+    const room = DOCUMENT_LIMITS.textChars - chars;
+    kept.push(block.text.length > room ? { ...block, text: block.text.slice(0, room) } : block);
+    chars += block.text.length;
+  }
+  return kept;
+};
 
 /** The text of a document as heading and paragraph blocks; UnreadableFileError if it is not one. */
-export const extractDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> => {
-  const bytes = await readFile(filePath);
-  if (type === 'txt') return textToBlocks(decodeText(bytes));
-  if (!hasSignature(bytes, type)) throw new UnreadableFileError();
+export const extractDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> =>
+  firstChars(await readDocument(filePath, type));
+
+const readDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> => {
+  if (type === 'txt') {
+    return textToBlocks(
+      decodeText(wholeCharacters(await readStart(filePath, DOCUMENT_LIMITS.textBytes))),
+    );
+  }
+  // The bytes must match the name: a renamed file is refused before a library parses it.
+  if (!contentMatches(type, await headOf(filePath))) throw new UnreadableFileError();
   try {
-    if (type === 'docx') return await readDocx(bytes);
-    if (type === 'pptx') return await readPptx(bytes);
-    return await readPdf(bytes);
+    if (type === 'docx') return await readDocx(filePath);
+    if (type === 'pptx') return await readPptx(filePath);
+    return await readPdf(filePath);
   } catch (error) {
-    if (error instanceof UnreadableFileError) throw error;
+    if (error instanceof UnreadableFileError || error instanceof DocumentTooLargeError) throw error;
     throw new UnreadableFileError(error);
   }
 };

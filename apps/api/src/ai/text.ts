@@ -1,5 +1,7 @@
 import { TEXT_LIMITS, clampText, stripHtml } from '@ccp/schemas';
 
+import { sanitizeHtml } from '../lib/html.ts';
+
 // Text helpers of the AI import: source blocks, sentences, and lesson HTML that is safe to store
 // and within the §5 limits.
 
@@ -11,6 +13,11 @@ export type TBlock = { kind: 'heading' | 'paragraph'; text: string };
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
+// V8 gives every segment a fresh copy of the whole input: one 200,000-character paragraph cut
+// into sentences took 2.7 GB (issue 11). Long text is segmented a window at a time, each cut
+// after a sentence end, so a copy is at most a window.
+const SEGMENT_WINDOW = 4000;
+
 /** The sentences of a text, trimmed, in the rules of the given language. */
 export const sentencesOf = (text: string, language = 'en'): string[] => {
   let segmenter = segmenters.get(language);
@@ -18,9 +25,23 @@ export const sentencesOf = (text: string, language = 'en'): string[] => {
     segmenter = new Intl.Segmenter(language, { granularity: 'sentence' });
     segmenters.set(language, segmenter);
   }
-  return [...segmenter.segment(text)]
-    .map((part) => part.segment.replace(/\s+/g, ' ').trim())
-    .filter((sentence) => sentence.length > 0);
+  const sentences: string[] = [];
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(text.length, start + SEGMENT_WINDOW);
+    if (end < text.length) {
+      const window = text.slice(start, end);
+      const lastEnd = Math.max(
+        ...['. ', '! ', '? ', '… ', '\n'].map((mark) => window.lastIndexOf(mark)),
+      );
+      if (lastEnd > 0) end = start + lastEnd + 1;
+    }
+    for (const part of segmenter.segment(text.slice(start, end))) {
+      const sentence = part.segment.replace(/\s+/g, ' ').trim();
+      if (sentence.length > 0) sentences.push(sentence);
+    }
+    start = end;
+  }
+  return sentences;
 };
 
 export const wordCount = (text: string): number =>
@@ -29,47 +50,9 @@ export const wordCount = (text: string): number =>
 export const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const ALLOWED_TAGS = [
-  'p',
-  'br',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'u',
-  's',
-  'sub',
-  'sup',
-  'ul',
-  'ol',
-  'li',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'a',
-];
-const ALLOWED = new Set(ALLOWED_TAGS);
-const allowedTagPattern = new RegExp(
-  `^(?:</?(?:${ALLOWED_TAGS.join('|')})>|<a href="[^"<>]*">)$`,
-  'i',
-);
-const SAFE_HREF = /^(?:https?:|mailto:)/i;
-
-/** A link keeps its href when it is http(s) or mailto; every other attribute goes. */
-const linkTag = (attributes: string): string => {
-  const match = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attributes);
-  const href = (match?.[1] ?? match?.[2] ?? match?.[3] ?? '').trim();
-  return SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}">` : '<a>';
-};
-
 /**
- * Lesson HTML reduced to formatting tags without attributes (links keep an http(s) or mailto
- * href): scripts, styles, images, frames and event handlers are removed, any other `<` is
- * escaped. Plain text (no tags) becomes paragraphs.
+ * Lesson HTML from the AI: plain text (no tags) becomes escaped paragraphs; anything else goes
+ * through the product's one allow-list (lib/html.ts).
  */
 export const sanitizeLessonHtml = (input: string): string => {
   const withoutBlocks = input
@@ -83,22 +66,7 @@ export const sanitizeLessonHtml = (input: string): string => {
       .map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`)
       .join('');
   }
-  const tagged = withoutBlocks.replace(
-    /<(\/?)([a-z][a-z0-9]*)\b([^>]*)>/gi,
-    (_tag, slash: string, name: string, attributes: string) => {
-      const tag = name.toLowerCase();
-      if (!ALLOWED.has(tag)) return '';
-      return tag === 'a' && !slash ? linkTag(attributes) : `<${slash}${tag}>`;
-    },
-  );
-  // Only the allowed tags stay markup; every other "<" is text.
-  return tagged
-    .split(/(<\/?[a-z0-9]+>|<a href="[^"<>]*">)/gi)
-    .map((piece) =>
-      allowedTagPattern.test(piece) ? piece : piece.replace(/</g, '&lt;').replace(/>/g, '&gt;'),
-    )
-    .join('')
-    .trim();
+  return sanitizeHtml(input);
 };
 
 /** The visible text blocks of lesson HTML (paragraphs, list items, lines). */

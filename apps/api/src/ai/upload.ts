@@ -1,13 +1,15 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 import { AI_IMPORT_TYPES, MESSAGES } from '@ccp/schemas';
 import type { FastifyRequest } from 'fastify';
 
 import { newUuid } from '../lib/ids.ts';
+import { drainPart, readMultipart } from '../lib/multipart.ts';
+import { contentMatches, extensionOf, headOf } from '../lib/sniff.ts';
+import type { MultipartFilePart } from '../lib/multipart.ts';
 
 // The AI import form, read as it streams in: text fields in memory, the `file` part straight to
 // a temporary file (never held in memory), cut off at the size limit.
@@ -31,14 +33,11 @@ export type TImportForm = {
 export const FILE_FIELD = 'file';
 
 const typeOf = (filename: string): TAiImportType | null => {
-  const extension = path.extname(filename).slice(1).toLowerCase();
+  const extension = extensionOf(filename);
   return (AI_IMPORT_TYPES as readonly string[]).includes(extension)
     ? (extension as TAiImportType)
     : null;
 };
-
-const drain = (stream: NodeJS.ReadableStream) =>
-  pipeline(stream, new Writable({ write: (_chunk, _encoding, done) => done() }));
 
 /** Removes the upload's temporary file; safe to call on null. */
 export const removeUpload = async (file: TImportUpload | null): Promise<void> => {
@@ -54,47 +53,52 @@ export const readImportForm = async (
   request: FastifyRequest,
   { dir, maxBytes }: { dir: string; maxBytes: number },
 ): Promise<TImportForm> => {
-  const fields: Record<string, string> = {};
-  let file: TImportUpload | null = null;
-  let fileError: string | null = null;
-  let writing: string | null = null;
-  try {
-    // throwFileSizeLimit: false lets us answer the 422 of spec §5 instead of a 413.
-    const options = { limits: { fileSize: maxBytes }, throwFileSizeLimit: false };
-    for await (const part of request.parts(options)) {
-      if (part.type !== 'file') {
-        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-        continue;
-      }
-      const type = typeOf(part.filename);
-      if (part.fieldname !== FILE_FIELD || file || fileError || !part.filename) {
-        await drain(part.file);
-        continue;
-      }
-      if (!type) {
-        fileError = MESSAGES.aiFileType;
-        await drain(part.file);
-        continue;
-      }
-      await mkdir(dir, { recursive: true });
-      writing = path.join(dir, `${newUuid()}.${type}`);
-      let bytes = 0;
-      part.file.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      await pipeline(part.file, createWriteStream(writing));
-      if (part.file.truncated) {
-        fileError = MESSAGES.fileTooLarge;
-        await rm(writing, { force: true });
-      } else if (bytes > 0) {
-        file = { path: writing, filename: part.filename, type, bytes };
-      } else await rm(writing, { force: true });
-      writing = null;
+  // Set by the file handler; typed wide so the checks after the upload are not narrowed away.
+  let file = null as TImportUpload | null;
+  let fileError = null as string | null;
+
+  const storeFile = async (part: MultipartFilePart, type: TAiImportType) => {
+    await mkdir(dir, { recursive: true });
+    const target = path.join(dir, `${newUuid()}.${type}`);
+    let bytes = 0;
+    part.stream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    try {
+      await pipeline(part.stream, createWriteStream(target));
+    } catch (error) {
+      // A body cut short or a client gone: no partial file stays behind.
+      await rm(target, { force: true });
+      throw error;
     }
+    if (part.stream.truncated) {
+      fileError = MESSAGES.fileTooLarge;
+      await rm(target, { force: true });
+    } else if (bytes > 0 && !contentMatches(type, await headOf(target))) {
+      // Not what its name says: refused before a parser or the transcription service sees it.
+      fileError = MESSAGES.aiFileUnreadable;
+      await rm(target, { force: true });
+    } else if (bytes > 0) {
+      file = { path: target, filename: part.filename, type, bytes };
+    } else await rm(target, { force: true });
+  };
+
+  try {
+    const fields = await readMultipart(request, {
+      fileSizeLimit: maxBytes,
+      onFile: async (part) => {
+        if (part.fieldname !== FILE_FIELD || file || fileError || !part.filename) {
+          return drainPart(part.stream);
+        }
+        const type = typeOf(part.filename);
+        if (type) return storeFile(part, type);
+        fileError = MESSAGES.aiFileType;
+        return drainPart(part.stream);
+      },
+    });
+    return { fields, file, fileError };
   } catch (error) {
-    if (writing) await rm(writing, { force: true });
     await removeUpload(file);
     throw error;
   }
-  return { fields, file, fileError };
 };

@@ -4,6 +4,7 @@ import type { Insertable, Transaction } from 'kysely';
 
 import type { Db } from '../db/index.ts';
 import type { CoursesTable, Database, EnrollmentsTable } from '../db/types.ts';
+import { chunks as chunksOf } from '../lib/chunks.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
 import { lessonSlots, romeLocalDateTime } from './schedule.ts';
@@ -23,12 +24,7 @@ const PLANNED_ENROLMENTS = ['invited', 'enrolled'];
 /** A delivery in one of these has left (or tried to leave) the building: never planned again. */
 export const DONE_DELIVERY_STATUSES = ['sent', 'sending', 'failed'];
 
-export const chunks = <T>(items: T[], size = CHUNK): T[][] => {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size)
-    out.push(items.slice(start, start + size));
-  return out;
-};
+const chunks = <T>(items: T[]): T[][] => chunksOf(items, CHUNK);
 
 export type CoursePlan = {
   course: CoursesTable;

@@ -14,6 +14,13 @@ import type { ColumnMap } from './rows.ts';
 // refuses a file is answered at once and nothing is written: a header without the needed
 // columns, broken CSV quoting, more than 100,000 rows, and the plan's learners limit (402).
 
+/**
+ * Rows whose number of fields differs from the header's (blank lines aside) a CSV may have: each
+ * costs the parser about 0.1 ms, so a file of millions of them would tie an import up for hours.
+ * A real export has a handful (a stray comma, a short last row).
+ */
+export const IMPORT_MAX_IRREGULAR_ROWS = 10_000;
+
 export type PrescanResult = {
   header: string[];
   columns: ColumnMap;
@@ -53,18 +60,25 @@ export const prescanImport = async (
   const delimiter = format === 'csv' ? await detectDelimiter(path) : ',';
   const limit = await learnersLimitOf(db, companyUuid);
   try {
-    // A plan without a learners limit needs no row validated here: read the header, then count
-    // the rows with a byte scan (a 100,000-row file in a few tens of milliseconds).
-    if (format === 'csv' && limit === null) {
+    if (format === 'csv') {
+      // A byte scan first (a 100,000-row file in a few tens of milliseconds): broken quoting, and
+      // rows whose field count differs from the header's, each costly for the parser, are refused
+      // before any row is parsed, the header included (the parser reads a whole 256 KB chunk).
+      const count = await countCsvRecords(path, delimiter);
+      if (count.irregular > IMPORT_MAX_IRREGULAR_ROWS) {
+        throw fileError(MESSAGES.importIrregularRows);
+      }
       const header = await firstRow(path, format, delimiter);
       const columns = checkHeader(header);
-      const count = await countCsvRecords(path, delimiter);
       if ('brokenAtLine' in count) {
         throw fileError(fillMessage(MESSAGES.importCsvBroken, { line: count.brokenAtLine }));
       }
-      const totalRows = count.records - 1;
-      checkRowCount(totalRows);
-      return { header: header!, columns, delimiter, totalRows };
+      // A plan without a learners limit needs no row validated here: the count is enough.
+      if (limit === null) {
+        const totalRows = count.records - 1;
+        checkRowCount(totalRows);
+        return { header: header!, columns, delimiter, totalRows };
+      }
     }
   } catch (error) {
     if (error instanceof ImportFileError) throw fileError(error.message);

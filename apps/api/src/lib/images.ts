@@ -4,10 +4,13 @@ import path from 'node:path';
 import { COVER_IMAGE_MAX, COVER_IMAGE_TYPES, MESSAGES } from '@ccp/schemas';
 import { imageSize } from 'image-size';
 
-import { newUuid } from './ids.ts';
+import { newToken } from './ids.ts';
+import { sanitizeSvg } from './svg.ts';
 
 // Cover images (spec §5): checked by their bytes, never by name or declared type, and stored
-// under <dataDir>/uploads/covers, which the app serves at /uploads/covers/.
+// under <dataDir>/uploads/covers, which the app serves at /uploads/covers/. Covers are shown by
+// <img>, which sends no bearer token, so their URLs are capabilities: 256 random bits per name
+// (issue 11 §9), never listed, gone when the course is deleted.
 
 export type CoverImageType = 'jpg' | 'png' | 'gif' | 'bmp' | 'svg';
 export type InspectedImage = { type: CoverImageType; width: number; height: number };
@@ -35,19 +38,28 @@ export const inspectImage = (bytes: Uint8Array): InspectedImage | null => {
   }
 };
 
-export type CoverCheck = { ok: true; image: InspectedImage } | { ok: false; message: string };
+/** A checked cover: `bytes` are what to store (an SVG rebuilt from the allow-list). */
+export type CoverCheck =
+  { ok: true; image: InspectedImage; bytes: Uint8Array } | { ok: false; message: string };
 
 /** Spec §5: at most 2 MB, one of the accepted types, at most 500×500 pixels. */
 export const checkCoverImage = (upload: UploadedFile): CoverCheck => {
   if (upload.truncated || upload.bytes.length > COVER_IMAGE_MAX.bytes) {
     return { ok: false, message: MESSAGES.imageSize };
   }
-  const image = inspectImage(upload.bytes);
+  let bytes: Uint8Array = upload.bytes;
+  let image = inspectImage(bytes);
+  if (image?.type === 'svg') {
+    // Checked again after cleaning: what is stored must still be an SVG of an allowed size.
+    const clean = sanitizeSvg(bytes);
+    bytes = clean ?? Buffer.alloc(0);
+    image = clean ? inspectImage(clean) : null;
+  }
   if (!image) return { ok: false, message: MESSAGES.imageType };
   if (image.width > COVER_IMAGE_MAX.width || image.height > COVER_IMAGE_MAX.height) {
     return { ok: false, message: MESSAGES.imageDimensions };
   }
-  return { ok: true, image };
+  return { ok: true, image, bytes };
 };
 
 const coversDir = (dataDir: string) => path.join(dataDir, 'uploads', 'covers');
@@ -68,7 +80,7 @@ export const storeCoverImage = async (
   type: CoverImageType,
 ): Promise<string> => {
   await mkdir(coversDir(dataDir), { recursive: true });
-  const name = `${newUuid()}.${type}`;
+  const name = `${newToken()}.${type}`;
   await writeFile(path.join(coversDir(dataDir), name), bytes);
   return `${COVERS_URL_PREFIX}${name}`;
 };
@@ -81,7 +93,7 @@ export const copyCoverImage = async (
   const source = url ? fileOf(dataDir, url) : null;
   if (!source) return null;
   const extension = path.extname(source);
-  const name = `${newUuid()}${extension}`;
+  const name = `${newToken()}${extension}`;
   try {
     await copyFile(source, path.join(coversDir(dataDir), name));
   } catch {

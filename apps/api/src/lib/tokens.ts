@@ -104,6 +104,9 @@ export const findAccessToken = async (
  * Rotates a refresh token: the old one is spent and a new pair issued in the same family.
  * A spent token presented again means it leaked: the whole family is revoked (RFC 9700 §4.14.2).
  */
+/** Seconds an access token stays valid once its sign-in was refreshed (issue 11 §11). */
+export const ROTATED_ACCESS_GRACE_SECONDS = 30;
+
 export const rotateRefreshToken = async (
   deps: TokenDeps,
   refreshToken: string,
@@ -135,6 +138,18 @@ export const rotateRefreshToken = async (
     await revokeFamily(deps, row.family_uuid);
     throw invalid();
   }
+  // The access tokens issued before this refresh end soon, not after their full lifetime: long
+  // enough for requests already on their way (another tab, a parallel CLI step), no longer.
+  const graceEnd = new Date(
+    clock.now().getTime() + ROTATED_ACCESS_GRACE_SECONDS * 1000,
+  ).toISOString();
+  await db
+    .updateTable('auth_tokens')
+    .set({ expires_at: graceEnd })
+    .where('family_uuid', '=', row.family_uuid)
+    .where('kind', '=', 'access')
+    .where('expires_at', '>', graceEnd)
+    .execute();
   const pair = await issueTokenPair(deps, row.user_uuid, expectedStage, row.family_uuid);
   return { pair, userUuid: row.user_uuid, familyUuid: row.family_uuid };
 };

@@ -1,3 +1,6 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+
 import { ERROR_CODE_STATUS, MESSAGES } from '@ccp/schemas';
 import type { TErrorBody, TErrorCode, TFieldErrors, TLocale } from '@ccp/schemas';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -33,6 +36,69 @@ export const sendError = (
   }
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 };
+
+/**
+ * Fastify's own 4xx errors (a body that is not JSON, too large, of an unknown type…) in the
+ * product's words, so the clients can translate them and nothing of the request is echoed.
+ */
+const frameworkClientError = (
+  status: number,
+): { status: number; code: TErrorCode; message: string } => {
+  if (status === 413) {
+    return { status, code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.payloadTooLarge };
+  }
+  if (status === 415) {
+    return { status, code: 'UNSUPPORTED_MEDIA_TYPE', message: MESSAGES.unsupportedMediaType };
+  }
+  // A directory of uploads (403 from the static files) is as absent as a missing file.
+  if (status === 404 || status === 403) {
+    return { status: 404, code: 'ROUTE_NOT_FOUND', message: MESSAGES.routeNotFound };
+  }
+  return { status, code: codeForStatus(status), message: MESSAGES.requestMalformed };
+};
+
+/**
+ * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors`): a path
+ * parameter longer than any id names nothing that exists (404, as a malformed uuid does); a
+ * path that is not valid percent-encoding is a bad request.
+ */
+export const frameworkErrors = (
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void => {
+  const say = (message: string) => localizeMessage(message, requestLanguage(request));
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void sendError(reply, 404, 'NOT_FOUND', say(MESSAGES.notFound));
+  } else if (error.code === 'FST_ERR_BAD_URL') {
+    void sendError(reply, 400, 'BAD_REQUEST', say(MESSAGES.requestMalformed));
+  } else {
+    void sendError(reply, 500, 'INTERNAL_ERROR', say(MESSAGES.internalServerError));
+  }
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (broken request line or headers,
+ * headers too large, headers too slow): answered in the product's error shape, then closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const status = timeout ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body: TErrorBody = {
+    error: timeout
+      ? { status, code: 'REQUEST_TIMEOUT', message: MESSAGES.requestTimeout }
+      : { status, code: 'BAD_REQUEST', message: MESSAGES.requestMalformed },
+  };
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
+}
 
 /** `/lessons/0/title` → `lessons.0.title`; the body root becomes its context name. */
 const fieldPath = (instancePath: string, context: string | undefined): string => {
@@ -133,9 +199,9 @@ export const errorsPlugin = fp(
         request.log.error({ err: error }, 'request failed');
         return sendError(reply, status, 'INTERNAL_ERROR', say(MESSAGES.internalServerError));
       }
-      // Fastify's own 4xx (a body too large, a bad content type, broken JSON).
-      const code = codeForStatus(status);
-      return sendError(reply, status, code, sayOrCode(error.message, code));
+      // Not ours (Fastify, its plugins, the JSON parser): the product's words, nothing echoed.
+      const known = frameworkClientError(status);
+      return sendError(reply, known.status, known.code, say(known.message));
     });
 
     app.setNotFoundHandler((request, reply) =>

@@ -231,11 +231,18 @@ describe('the AI import, offline', async () => {
 
   it('answers 503 naming OPENAI_API_KEY for audio and video without a provider', async () => {
     const before = await usageCount(app, company.uuid, 'a-i-transformer');
-    for (const filename of ['talk.mp3', 'talk.mp4']) {
+    // Each starts as its type does (ID3 tag, MPEG-4 ftyp atom): the bytes must match the name.
+    for (const [filename, start] of [
+      ['talk.mp3', 'ID3'],
+      ['talk.mp4', '\0\0\0\x18ftypisom'],
+    ]) {
       const response = await postImport(app, {
         classroom,
         headers,
-        file: { filename, content: Buffer.from('not decoded by anyone') },
+        file: {
+          filename: filename!,
+          content: Buffer.from(`${start} not decoded by anyone`, 'latin1'),
+        },
       });
       expect(response.statusCode).toBe(503);
       expect(response.json().error).toEqual({
@@ -488,7 +495,10 @@ describe('the AI import with a provider', async () => {
     const response = await postImport(app, {
       classroom,
       headers,
-      file: { filename: 'clip.mp4', content: Buffer.from('fake video') },
+      file: {
+        filename: 'clip.mp4',
+        content: Buffer.from('\0\0\0\x18ftypisom fake video', 'latin1'),
+      },
     });
     expect(response.statusCode).toBe(502);
     expect(response.json().error.message).toBe(MESSAGES.aiProviderFailed);

@@ -16,9 +16,10 @@ import type { DatabaseConfig } from '../../src/db/index.ts';
 import { newUuid } from '../../src/lib/ids.ts';
 import { createCompany, createUser, signIn } from '../helper.ts';
 
-// Durability: a real server process is killed with SIGKILL in the middle of a big import, then
-// started again on the same data: the job resumes from its checkpoint and ends with exactly the
-// file's learners, each applied once, and one error report line per bad row.
+// Durability: a real server process is killed with SIGKILL in the middle of a big import, twice,
+// and started again on the same data each time: the job resumes from its checkpoint and ends with
+// exactly the file's learners and list members, each applied once, and one error report line per
+// bad row (issue 11: "kill -9 twice during a 100 000-row import").
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const ROWS = 100_000;
@@ -68,7 +69,7 @@ const killed = (child: ChildProcess, signal: NodeJS.Signals) =>
 
 describe('bulk learner import: crash and resume', () => {
   it(
-    'a kill -9 mid-import, then a restart, ends with exactly the file’s learners',
+    'two kill -9 mid-import, each followed by a restart, end with exactly the file’s learners and members',
     { timeout: 180_000 },
     async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'ccp-crash-'));
@@ -99,6 +100,18 @@ describe('bulk learner import: crash and resume', () => {
       const company = await createCompany(seeder, { plan: 'enterprise' });
       const user = await createUser(seeder, company);
       const tokens = await signIn(seeder, user);
+      const listUuid = newUuid();
+      const seededAt = seeder.clock.now().toISOString();
+      await seeder.db
+        .insertInto('learners_lists')
+        .values({
+          uuid: listUuid,
+          company_uuid: company.uuid,
+          name: 'Everyone',
+          created_at: seededAt,
+          updated_at: seededAt,
+        })
+        .execute();
       await seeder.close();
 
       const lines = ['first_name,last_name,email,phone,channels,locale'];
@@ -127,6 +140,7 @@ describe('bulk learner import: crash and resume', () => {
 
       const form = new FormData();
       form.append('file', await openAsBlob(file), 'learners.csv');
+      form.append('list_uuid', listUuid);
       const upload = await fetch(`http://127.0.0.1:${port}/api/v1/learners/imports`, {
         method: 'POST',
         headers: { authorization: `Bearer ${tokens.access_token}` },
@@ -168,10 +182,26 @@ describe('bulk learner import: crash and resume', () => {
       expect(await countLearners()).toBe(atCrash.created);
       expect(atCrash.created + atCrash.failed).toBe(atCrash.processed_rows);
 
-      const secondPort = await freePort();
-      const second = await startServer({ ...env, PORT: String(secondPort) });
+      // A second server takes the job up; it is killed too, as soon as it committed a batch.
+      const second = await startServer({ ...env, PORT: String(await freePort()) });
       children.push(second);
-      let finished = atCrash;
+      let resumed = atCrash;
+      for (let tries = 0; tries < 6000; tries += 1) {
+        resumed = await jobRow();
+        if (resumed.processed_rows > atCrash.processed_rows) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await killed(second, 'SIGKILL');
+      const atSecondCrash = await jobRow();
+      expect(atSecondCrash.status).toBe('running');
+      expect(atSecondCrash.processed_rows).toBeGreaterThan(atCrash.processed_rows);
+      expect(atSecondCrash.processed_rows).toBeLessThan(ROWS);
+      expect(await countLearners()).toBe(atSecondCrash.created);
+
+      const secondPort = await freePort();
+      const third = await startServer({ ...env, PORT: String(secondPort) });
+      children.push(third);
+      let finished = atSecondCrash;
       for (let tries = 0; tries < 1200; tries += 1) {
         finished = await jobRow();
         if (finished.status === 'completed' && finished.notified_at) break;
@@ -185,7 +215,7 @@ describe('bulk learner import: crash and resume', () => {
         updated: 0,
         skipped: 0,
         failed: badRows,
-        attempts: 2,
+        attempts: 3,
       });
 
       const emails = await watcher.db
@@ -198,6 +228,16 @@ describe('bulk learner import: crash and resume', () => {
         .executeTakeFirstOrThrow();
       expect(Number(emails.count)).toBe(ROWS - badRows);
       expect(Number(emails.distinct)).toBe(ROWS - badRows);
+      const members = await watcher.db
+        .selectFrom('learners_list_members')
+        .select((eb) => [
+          eb.fn.countAll().as('count'),
+          eb.fn.count('learner_uuid').distinct().as('distinct'),
+        ])
+        .where('list_uuid', '=', listUuid)
+        .executeTakeFirstOrThrow();
+      expect(Number(members.count)).toBe(ROWS - badRows);
+      expect(Number(members.distinct)).toBe(ROWS - badRows);
 
       // One report line per bad row, none twice, though a batch may have been written twice.
       const report = await fetch(
@@ -221,7 +261,7 @@ describe('bulk learner import: crash and resume', () => {
       expect(mails).toEqual([{ subject: 'Your learners import is complete: learners.csv' }]);
 
       await watcher.close();
-      await killed(second, 'SIGTERM');
+      await killed(third, 'SIGTERM');
     },
   );
 });

@@ -575,7 +575,12 @@ describe('bulk learner import: the other calls', async () => {
         'get /api/v1/users/me/outbox',
       ]),
     );
-    expect(Object.keys(paths['/api/v1/learners/imports']!.post!.responses)).toEqual(['202']);
+    // The success, and the error body every operation documents (issue 11 §7).
+    expect(Object.keys(paths['/api/v1/learners/imports']!.post!.responses)).toEqual([
+      '202',
+      '4XX',
+      '5XX',
+    ]);
   });
 
   it('serves the template with the expected header', async () => {

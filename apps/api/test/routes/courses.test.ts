@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TCourse } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
+import { sanitizeSvg } from '../../src/lib/svg.ts';
 import { buildTestApp, call, createSignedInUser } from '../helper.ts';
 import {
   bmpImage,
@@ -380,11 +381,14 @@ describe('courses: create with a cover image', async () => {
     const response = await post(bytes, 'image.png', contentType);
     expect(response.statusCode).toBe(201);
     const image: string = response.json.data.image;
-    expect(image).toMatch(new RegExp(`^/uploads/covers/[0-9a-f-]{36}\\.${type}$`));
-    expect(readFileSync(path.join(app.dataDir, image))).toEqual(bytes);
+    // An unguessable name: 256 random bits (issue 11 §9).
+    expect(image).toMatch(new RegExp(`^/uploads/covers/[A-Za-z0-9_-]{43}\\.${type}$`));
+    const stored = readFileSync(path.join(app.dataDir, image));
+    // Raster covers are stored as sent; an SVG as rebuilt from the allow-list (same drawing).
+    expect(stored).toEqual(type === 'svg' ? sanitizeSvg(bytes) : bytes);
     const served = await app.inject({ method: 'GET', url: image });
     expect(served.statusCode).toBe(200);
-    expect(served.rawPayload).toEqual(bytes);
+    expect(served.rawPayload).toEqual(stored);
   });
 
   it.each([

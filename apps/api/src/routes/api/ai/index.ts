@@ -33,7 +33,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
 
-import { extractDocument, isDocumentType, UnreadableFileError } from '../../../ai/extract.ts';
+import {
+  DocumentTooLargeError,
+  extractDocument,
+  isDocumentType,
+  UnreadableFileError,
+} from '../../../ai/extract.ts';
 import { generateAiLessons } from '../../../ai/generate.ts';
 import { runHelpers } from '../../../ai/helpers.ts';
 import { generateOfflineLessons } from '../../../ai/offline.ts';
@@ -53,6 +58,7 @@ import { AppError, validationError } from '../../../lib/app-error.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import { countLessonDays, monthBounds, usageOf } from '../../../lib/usage.ts';
+import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import {
   findClassroom,
@@ -168,6 +174,9 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
         if (error instanceof UnreadableFileError) {
           throw validationError({ file: [MESSAGES.aiFileUnreadable] });
         }
+        if (error instanceof DocumentTooLargeError) {
+          throw validationError({ file: [MESSAGES.aiDocumentTooLarge] });
+        }
         throw error;
       }
     }
@@ -241,7 +250,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       const used = await usageOf(app.db, companyUuid, 'a-i-transformer', now);
       await assertWithinPlan(app.db, companyUuid, 'a-i-transformer', used + 1);
 
-      const form = request.isMultipart()
+      const form = isMultipart(request)
         ? await readImportForm(request, { dir: uploadDir, maxBytes: settings.maxUploadBytes })
         : { fields: request.body, file: null, fileError: null };
       // The upload is removed before the answer is sent, whatever happens.

@@ -13,7 +13,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../../lib/app-error.ts';
 import { hashToken } from '../../../lib/ids.ts';
 import { hashPassword, verifyPassword } from '../../../lib/passwords.ts';
-import { clearFailures, failureKey, lockedFor, recordFailure } from '../../../lib/rate-limit.ts';
+import {
+  ACCOUNT_WINDOW_MS,
+  accountDelayMs,
+  clearFailures,
+  countFailures,
+  failureKey,
+  lockedFor,
+  recordFailure,
+} from '../../../lib/rate-limit.ts';
 import { issueTokenPair, revokeFamily, rotateRefreshToken } from '../../../lib/tokens.ts';
 import { matchCode } from '../../../lib/totp.ts';
 import { authOf } from '../../../plugins/auth.ts';
@@ -38,7 +46,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Sign in with email and password (first step)',
         description:
-          'Answers first-step tokens: they open only 2fa-token, 2fa-qrcode, 2fa-verify/, users/me and logout. More than 5 failed attempts a minute for one username or address answer 429 with Retry-After.',
+          'Answers first-step tokens: they open only 2fa-token, 2fa-qrcode, 2fa-verify/, users/me and logout. More than 5 failed attempts a minute from one address, or for one username from one address, answer 429 with Retry-After. A username is never locked by failures from elsewhere: after 5 failures in 15 minutes every attempt at it waits 0.5 s, doubling to at most 10 s, and the right password still signs in.',
         security: [],
         body: ZLoginRequestSchema,
         response: { 200: ZLoginResponseSchema },
@@ -46,9 +54,16 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { username, password } = request.body;
-      const keys = [failureKey.user(username), failureKey.ip(request.ip)];
-      const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
+      const settings = app.authSettings;
+      const pairKey = failureKey.pair(username, request.ip);
+      const account = failureKey.user(username);
+      const keys = [pairKey, failureKey.ip(request.ip)];
+      const wait = await lockedFor(app, keys, settings.maxFailuresPerMinute);
       if (wait !== null) throw tooManyAttempts(reply, wait);
+      // Slow, never lock: failures from other addresses must not keep the owner out.
+      const failures = await countFailures(app, account, ACCOUNT_WINDOW_MS);
+      const delay = accountDelayMs(failures, settings);
+      if (delay > 0) await settings.sleep(delay);
 
       const user = await app.db
         .selectFrom('users')
@@ -60,10 +75,11 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         user?.password_hash ?? (await dummyPasswordHash()),
       );
       if (!user || !valid) {
-        await recordFailure(app, keys);
+        await recordFailure(app, [...keys, account]);
         throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
       }
-      await clearFailures(app, failureKey.user(username));
+      await clearFailures(app, pairKey);
+      await clearFailures(app, account);
       const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'otp');
       return { data: { ...pair, is_2fa_enabled: Number(user.is_2fa_enabled) === 1 } };
     },

@@ -1,4 +1,5 @@
 import {
+  MAX_IDS_PER_REQUEST,
   MESSAGES,
   ZClassroomCoursesParamsSchema,
   ZCourseParamsSchema,
@@ -24,6 +25,7 @@ import { z } from 'zod';
 import type { CoursesTable } from '../../../db/types.ts';
 import { cancelCourseDeliveries, syncCourseDelivery } from '../../../delivery/enrolment.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
+import { sanitizeHtml } from '../../../lib/html.ts';
 import {
   checkCoverImage,
   copyCoverImage,
@@ -35,6 +37,7 @@ import { newUuid } from '../../../lib/ids.ts';
 import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import { channelsInUse, countLessonDays, monthBounds } from '../../../lib/usage.ts';
+import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { readCourseForm } from './multipart.ts';
 import {
@@ -83,6 +86,10 @@ const assertEditable = (course: CoursesTable) => {
     throw new AppError('VALIDATION_FAILED', MESSAGES.courseNotEditable);
   }
 };
+
+// A cover is a file: in a JSON body any `image` value (true, 12345, a name) is refused, not ignored.
+const imageInJson = (body: unknown): boolean =>
+  isRecord(body) && body.image !== undefined && body.image !== null;
 
 const checkUpload = (image: UploadedFile | null): CoverCheck | null =>
   image ? checkCoverImage(image) : null;
@@ -191,6 +198,12 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
         consumes: ['multipart/form-data', 'application/json'],
         params: ZClassroomCoursesParamsSchema,
         body: ZCreateCourseRequestSchema.extend({ image: binaryFile('The cover image.') }),
+        'x-body': {
+          'multipart/form-data': ZCreateCourseRequestSchema.extend({
+            image: binaryFile('The cover image.'),
+          }),
+          'application/json': ZCreateCourseRequestSchema,
+        },
         response: { 201: ZCourseResponseSchema },
       },
     },
@@ -199,21 +212,21 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { classroomUuid } = request.params;
       await findClassroom(app.db, user.company_uuid, classroomUuid);
       const raw: unknown = request.body;
-      const form = request.isMultipart()
+      const form = isMultipart(request)
         ? await readCourseForm(request)
         : { fields: raw, image: null };
       const parsed = ZCreateCourseRequestSchema.safeParse(form.fields);
       const cover = checkUpload(form.image);
       const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
       if (cover && !cover.ok) errors.image = [cover.message];
-      if (!parsed.success || (cover && !cover.ok)) throw validationError(errors);
+      if (imageInJson(form.fields)) errors.image = [MESSAGES.imageMultipartOnly];
+      if (!parsed.success || Object.keys(errors).length > 0) throw validationError(errors);
 
       const now = app.clock.now().toISOString();
       const uuid = newUuid();
-      const image =
-        cover?.ok && form.image
-          ? await storeCoverImage(app.dataDir, form.image.bytes, cover.image.type)
-          : null;
+      const image = cover?.ok
+        ? await storeCoverImage(app.dataDir, cover.bytes, cover.image.type)
+        : null;
       const language = (await languagesByShortName(app.db)).get(parsed.data.language ?? 'en');
       if (!language) throw new Error('The languages reference data is missing.');
       try {
@@ -267,6 +280,12 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
           ZCourseUpdateRequestSchema,
           ZUpdateCourseIntroRequestSchema.extend({ image: binaryFile('A new cover image.') }),
         ]),
+        'x-body': {
+          'application/json': ZCourseUpdateRequestSchema,
+          'multipart/form-data': ZUpdateCourseIntroRequestSchema.extend({
+            image: binaryFile('A new cover image.'),
+          }),
+        },
         response: { 200: ZCourseResponseSchema },
       },
     },
@@ -274,10 +293,10 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { classroomUuid, courseUuid } = request.params;
       const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
       assertEditable(course);
-      if (request.isMultipart()) await saveIntro(app, request, course);
+      if (isMultipart(request)) await saveIntro(app, request, course);
       else await saveFullCourse(app, request, course);
       // Publishing enrols and plans the lessons; a channel change applies from the next lesson.
-      if (!request.isMultipart()) await syncCourseDelivery(app, course.uuid);
+      if (!isMultipart(request)) await syncCourseDelivery(app, course.uuid);
       return { data: await loadCourse(app.db, course.uuid) };
     },
   );
@@ -355,6 +374,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
               .insertInto('lessons')
               .values({
                 ...lesson,
+                topic_content: sanitizeHtml(lesson.topic_content),
                 uuid: newUuid(),
                 course_uuid: uuid,
                 created_at: now,
@@ -459,10 +479,9 @@ const saveIntro = async (app: FastifyInstance, request: FastifyRequest, course: 
   if (cover && !cover.ok) errors.image = [cover.message];
   if (!parsed.success || (cover && !cover.ok)) throw validationError(errors);
 
-  const image =
-    cover?.ok && form.image
-      ? await storeCoverImage(app.dataDir, form.image.bytes, cover.image.type)
-      : null;
+  const image = cover?.ok
+    ? await storeCoverImage(app.dataDir, cover.bytes, cover.image.type)
+    : null;
   try {
     await app.db
       .updateTable('courses')
@@ -494,6 +513,14 @@ const saveFullCourse = async (
   const companyUuid = course.company_uuid;
   const raw: unknown = request.body;
   const body = isRecord(raw) ? raw : {};
+  // Sanitised before any check, so the limits and the publish check see what will be stored.
+  if (Array.isArray(body.lessons)) {
+    for (const lesson of body.lessons as unknown[]) {
+      if (isRecord(lesson) && typeof lesson.topic_content === 'string') {
+        lesson.topic_content = sanitizeHtml(lesson.topic_content);
+      }
+    }
+  }
   const now = app.clock.now();
   const requested = body.status;
   const publishing =
@@ -522,7 +549,9 @@ const saveFullCourse = async (
       if (!named.has(path)) errors[path] = messages;
     }
   }
-  if (Array.isArray(body.learners_lists)) {
+  if (imageInJson(body)) errors.image = [MESSAGES.imageMultipartOnly];
+  // Over the limit the list is refused as a whole, not looked up id by id.
+  if (Array.isArray(body.learners_lists) && body.learners_lists.length <= MAX_IDS_PER_REQUEST) {
     const given = body.learners_lists.filter(
       (value): value is string => typeof value === 'string' && z.uuid().safeParse(value).success,
     );

@@ -12,6 +12,8 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { CoursesTable, Database } from '../../../db/types.ts';
 import { notFound } from '../../../lib/app-error.ts';
+import { sanitizeHtml } from '../../../lib/html.ts';
+import { ID_CHUNK, chunks, selectInChunks } from '../../../lib/chunks.ts';
 import { newUuid } from '../../../lib/ids.ts';
 
 // Reading and writing courses with their languages, lessons and lists. Every lookup is scoped
@@ -78,6 +80,12 @@ export const toCourseListItems = async (
   rows: CoursesTable[],
 ): Promise<TCourseListItem[]> => {
   if (rows.length === 0) return [];
+  // `paginate=false` lists every course: a few queries per thousand, not one with every id.
+  if (rows.length > ID_CHUNK) {
+    const items: TCourseListItem[] = [];
+    for (const part of chunks(rows)) items.push(...(await toCourseListItems(db, part)));
+    return items;
+  }
   const ids = rows.map((row) => row.uuid);
   const [languages, dayCounts, lists, enrolments, creators] = await Promise.all([
     db
@@ -246,12 +254,14 @@ export const foreignListUuids = async (
 ): Promise<Set<string>> => {
   const wanted = [...new Set(uuids.map((uuid) => uuid.toLowerCase()))];
   if (wanted.length === 0) return new Set();
-  const found = await db
-    .selectFrom('learners_lists')
-    .select('uuid')
-    .where('company_uuid', '=', companyUuid)
-    .where('uuid', 'in', wanted)
-    .execute();
+  const found = await selectInChunks(wanted, (part) =>
+    db
+      .selectFrom('learners_lists')
+      .select('uuid')
+      .where('company_uuid', '=', companyUuid)
+      .where('uuid', 'in', part)
+      .execute(),
+  );
   const own = new Set(found.map((row) => row.uuid));
   return new Set(wanted.filter((uuid) => !own.has(uuid)));
 };
@@ -312,7 +322,8 @@ export const replaceCourseContent = async (
     const content = {
       title: lesson.title,
       topic_intro: lesson.topic_intro,
-      topic_content: lesson.topic_content,
+      // Every writer of lessons comes through here: the allow-list applies whatever the source.
+      topic_content: sanitizeHtml(lesson.topic_content),
       learning_minutes: lesson.learning_minutes,
       media: lesson.media ? JSON.stringify(lesson.media) : null,
       assessment: lesson.assessment ? JSON.stringify(lesson.assessment) : null,
@@ -341,10 +352,10 @@ export const replaceCourseContent = async (
 
   if (body.learners_lists !== undefined) {
     await trx.deleteFrom('course_learners_lists').where('course_uuid', '=', courseUuid).execute();
-    if (body.learners_lists.length > 0) {
+    for (const part of chunks(body.learners_lists)) {
       await trx
         .insertInto('course_learners_lists')
-        .values(body.learners_lists.map((list) => ({ course_uuid: courseUuid, list_uuid: list })))
+        .values(part.map((list) => ({ course_uuid: courseUuid, list_uuid: list })))
         .execute();
     }
   }

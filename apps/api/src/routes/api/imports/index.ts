@@ -35,6 +35,7 @@ import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { isoNow } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
+import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { readImportUpload } from './upload.ts';
 
@@ -47,8 +48,8 @@ export type ImportsRoutesOptions = {
 
 const tags = ['learners imports'];
 const jobParams = z.object({ jobUuid: ZUuidSchema });
-// CSV answers (a string or a file stream): documented as a string, not serialised as JSON.
-const csvBody = z.any().meta({ type: 'string', description: 'text/csv; charset=utf-8' });
+// CSV answers (a string or a file stream): documented as text/csv, never serialised as JSON.
+const csvBody = z.any().meta({ type: 'string', description: 'CSV, UTF-8' });
 
 // The upload is multipart: the handler reads and checks it, the schema only documents it.
 type RouteSchemaDef<T> = Parameters<FastifySchemaCompiler<T>>[0];
@@ -103,7 +104,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
     async (request, reply) => {
       const { user } = authOf(request);
       const companyUuid = user.company_uuid;
-      if (!request.isMultipart())
+      if (!isMultipart(request))
         throw validationError({ file: [MESSAGES.learnerListFileRequired] });
       const uuid = newUuid();
       const upload = await readImportUpload(request, { dataDir: app.dataDir, uuid, maxBytes });
@@ -207,6 +208,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
         tags,
         summary: 'The CSV template: the header an import file starts with',
         response: { 200: csvBody },
+        'x-media': { 200: 'text/csv' },
       },
     },
     async (_request, reply) =>
@@ -241,6 +243,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
         description: `Columns: line, errors (reasons joined by " | "), then the file’s own columns. The delimiter is the file’s. While the import runs, the report holds the rows processed so far. It is kept for ${IMPORT_ERROR_REPORT_RETENTION_DAYS} days after the import ends; then this answers 404.`,
         params: jobParams,
         response: { 200: csvBody },
+        'x-media': { 200: 'text/csv' },
       },
     },
     async (request, reply) => {

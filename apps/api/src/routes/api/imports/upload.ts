@@ -8,6 +8,9 @@ import type { TFieldErrors, TImportUploadFields } from '@ccp/schemas';
 import type { FastifyRequest } from 'fastify';
 
 import type { ImportFormat } from '../../../imports/reader.ts';
+import { drainPart, readMultipart } from '../../../lib/multipart.ts';
+import { contentMatches, extensionOf, headOf } from '../../../lib/sniff.ts';
+import type { MultipartFilePart } from '../../../lib/multipart.ts';
 
 // Reads the multipart upload of an import: the `file` part is streamed straight to disk under
 // <dataDir>/imports (never held in memory) with the upload size limit; the text fields are
@@ -29,72 +32,69 @@ export type ImportUpload = {
   errors: TFieldErrors;
 };
 
-const extensionOf = (fileName: string) => path.extname(fileName).slice(1).toLowerCase();
-
-const drain = async (stream: AsyncIterable<unknown>) => {
-  for await (const _chunk of stream) {
-    // Discard: busboy moves to the next part only once this one is read.
-  }
-};
-
 /** Streams the upload to `<dataDir>/imports/<uuid>.<ext>`; answers the file or the field errors. */
 export const readImportUpload = async (
   request: FastifyRequest,
   { dataDir, uuid, maxBytes }: { dataDir: string; uuid: string; maxBytes: number },
 ): Promise<ImportUpload> => {
-  const rawFields: Record<string, string> = {};
   const errors: TFieldErrors = {};
-  let file: StoredUpload | null = null;
+  // Set by the file handler; typed wide so the checks after the upload are not narrowed away.
+  let file = null as StoredUpload | null;
   const directory = path.join(dataDir, 'imports');
   await mkdir(directory, { recursive: true });
 
-  try {
-    // throwFileSizeLimit: false lets us answer the spec's 422 text instead of a bare 413.
-    const options = { limits: { fileSize: maxBytes }, throwFileSizeLimit: false };
-    for await (const part of request.parts(options)) {
-      if (part.type !== 'file') {
-        if (typeof part.value === 'string') rawFields[part.fieldname] = part.value;
-        continue;
-      }
-      if (part.fieldname !== 'file' || file || errors.file) {
-        await drain(part.file);
-        continue;
-      }
-      const extension = extensionOf(part.filename);
-      if (extension === 'xls' || extension === 'csv' || extension === 'xlsx') {
-        if (extension === 'xls') {
-          await drain(part.file);
-          errors.file = [MESSAGES.importXlsUnsupported];
-          continue;
-        }
-        const relativePath = `imports/${uuid}.${extension}`;
-        const target = path.join(dataDir, relativePath);
-        let bytes = 0;
-        part.file.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-        });
-        await pipeline(part.file, createWriteStream(target));
-        if (part.file.truncated) {
-          await rm(target, { force: true });
-          errors.file = [MESSAGES.fileTooLarge];
-        } else if (bytes === 0) {
-          await rm(target, { force: true });
-          errors.file = [MESSAGES.importFileEmpty];
-        } else {
-          file = {
-            path: target,
-            relativePath,
-            fileName: path.basename(part.filename),
-            format: extension,
-            bytes,
-          };
-        }
-        continue;
-      }
-      await drain(part.file);
-      // A form posted without choosing a file sends an empty part with no name.
-      errors.file = [part.filename ? MESSAGES.importFileType : MESSAGES.learnerListFileRequired];
+  const storeFile = async (part: MultipartFilePart, extension: ImportFormat) => {
+    const relativePath = `imports/${uuid}.${extension}`;
+    const target = path.join(dataDir, relativePath);
+    let bytes = 0;
+    part.stream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    try {
+      await pipeline(part.stream, createWriteStream(target));
+    } catch (error) {
+      // A body cut short or a client gone: no partial file stays behind.
+      await rm(target, { force: true });
+      throw error;
     }
+    if (part.stream.truncated) {
+      await rm(target, { force: true });
+      errors.file = [MESSAGES.fileTooLarge];
+    } else if (bytes === 0) {
+      await rm(target, { force: true });
+      errors.file = [MESSAGES.importFileEmpty];
+    } else if (!contentMatches(extension, await headOf(target))) {
+      // A renamed file (a spreadsheet called .csv, a picture called .xlsx) is refused unread.
+      await rm(target, { force: true });
+      errors.file = [extension === 'csv' ? MESSAGES.importCsvNotText : MESSAGES.importXlsxBroken];
+    } else {
+      file = {
+        path: target,
+        relativePath,
+        fileName: path.basename(part.filename),
+        format: extension,
+        bytes,
+      };
+    }
+  };
+
+  let rawFields: Record<string, string>;
+  try {
+    rawFields = await readMultipart(request, {
+      fileSizeLimit: maxBytes,
+      onFile: async (part) => {
+        if (part.fieldname !== 'file' || file || errors.file) return drainPart(part.stream);
+        const extension = extensionOf(part.filename);
+        if (extension === 'csv' || extension === 'xlsx') return storeFile(part, extension);
+        await drainPart(part.stream);
+        if (extension === 'xls') errors.file = [MESSAGES.importXlsUnsupported];
+        // A form posted without choosing a file sends an empty part with no name.
+        else
+          errors.file = [
+            part.filename ? MESSAGES.importFileType : MESSAGES.learnerListFileRequired,
+          ];
+      },
+    });
   } catch (error) {
     if (file) await rm(file.path, { force: true });
     throw error;

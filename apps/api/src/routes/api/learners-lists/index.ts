@@ -1,4 +1,5 @@
 import {
+  MAX_IDS_PER_REQUEST,
   MESSAGES,
   ZCreateLearnersListRequestSchema,
   ZDeletedLearnersListSchema,
@@ -16,6 +17,7 @@ import { z } from 'zod';
 
 import type { Db } from '../../../db/index.ts';
 import { validationError } from '../../../lib/app-error.ts';
+import { chunks, selectInChunks } from '../../../lib/chunks.ts';
 import { isoNow } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { authOf } from '../../../plugins/auth.ts';
@@ -88,6 +90,7 @@ export const learnersListsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Create a learners list, optionally with learners',
+        description: `\`learners\`: at most ${MAX_IDS_PER_REQUEST.toLocaleString('en')} uuids; more answer 422.`,
         body: ZCreateLearnersListRequestSchema,
         response: { 201: ZLearnersListResponseSchema },
       },
@@ -98,15 +101,14 @@ export const learnersListsRoutes: FastifyPluginAsyncZod = async (app) => {
       const learners = request.body.learners ?? [];
       await assertNameFree(app.db, companyUuid, name);
       const unique = [...new Set(learners)];
-      const found =
-        unique.length === 0
-          ? []
-          : await app.db
-              .selectFrom('learners')
-              .select('uuid')
-              .where('company_uuid', '=', companyUuid)
-              .where('uuid', 'in', unique)
-              .execute();
+      const found = await selectInChunks(unique, (part) =>
+        app.db
+          .selectFrom('learners')
+          .select('uuid')
+          .where('company_uuid', '=', companyUuid)
+          .where('uuid', 'in', part)
+          .execute(),
+      );
       const known = new Set(found.map((row) => row.uuid));
       const errors: TFieldErrors = {};
       learners.forEach((uuid, index) => {
@@ -121,10 +123,10 @@ export const learnersListsRoutes: FastifyPluginAsyncZod = async (app) => {
           .insertInto('learners_lists')
           .values({ uuid, company_uuid: companyUuid, name, created_at: now, updated_at: now })
           .execute();
-        if (unique.length > 0) {
+        for (const part of chunks(unique)) {
           await trx
             .insertInto('learners_list_members')
-            .values(unique.map((learner_uuid) => ({ list_uuid: uuid, learner_uuid })))
+            .values(part.map((learner_uuid) => ({ list_uuid: uuid, learner_uuid })))
             .execute();
         }
       });

@@ -1,4 +1,5 @@
 import {
+  MAX_IDS_PER_REQUEST,
   MESSAGES,
   ZCreateLearnerRequestSchema,
   ZDeletedLearnerSchema,
@@ -19,6 +20,7 @@ import { z } from 'zod';
 
 import { authOf } from '../../../plugins/auth.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
+import { chunks, selectInChunks } from '../../../lib/chunks.ts';
 import { isoNow } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
@@ -255,6 +257,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Set exactly the learners lists the learner belongs to',
+        description: `\`lists\`: at most ${MAX_IDS_PER_REQUEST.toLocaleString('en')} uuids; more answer 422.`,
         params: uuidParams,
         body: ZSyncLearnerListsRequestSchema,
         response: { 200: dataEnvelope(ZSyncLearnerListsResultSchema) },
@@ -264,15 +267,14 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyUuid = companyOf(request);
       const learner = await findLearner(app.db, companyUuid, request.params.uuid);
       const wanted = [...new Set(request.body.lists)];
-      const known =
-        wanted.length === 0
-          ? []
-          : await app.db
-              .selectFrom('learners_lists')
-              .select('uuid')
-              .where('company_uuid', '=', companyUuid)
-              .where('uuid', 'in', wanted)
-              .execute();
+      const known = await selectInChunks(wanted, (part) =>
+        app.db
+          .selectFrom('learners_lists')
+          .select('uuid')
+          .where('company_uuid', '=', companyUuid)
+          .where('uuid', 'in', part)
+          .execute(),
+      );
       const knownUuids = new Set(known.map((list) => list.uuid));
       const errors: TFieldErrors = {};
       request.body.lists.forEach((uuid, index) => {
@@ -281,21 +283,26 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (Object.keys(errors).length > 0) throw validationError(errors);
 
       await app.db.transaction().execute(async (trx) => {
-        let removal = trx
-          .deleteFrom('learners_list_members')
-          .where('learner_uuid', '=', learner.uuid);
-        if (wanted.length > 0) removal = removal.where('list_uuid', 'not in', wanted);
-        await removal.execute();
         const present = await trx
           .selectFrom('learners_list_members')
           .select('list_uuid')
           .where('learner_uuid', '=', learner.uuid)
           .execute();
-        const missing = wanted.filter((uuid) => !present.some((row) => row.list_uuid === uuid));
-        if (missing.length > 0) {
+        const wantedSet = new Set(wanted);
+        const presentSet = new Set(present.map((row) => row.list_uuid));
+        const removed = [...presentSet].filter((uuid) => !wantedSet.has(uuid));
+        for (const part of chunks(removed)) {
+          await trx
+            .deleteFrom('learners_list_members')
+            .where('learner_uuid', '=', learner.uuid)
+            .where('list_uuid', 'in', part)
+            .execute();
+        }
+        const missing = wanted.filter((uuid) => !presentSet.has(uuid));
+        for (const part of chunks(missing)) {
           await trx
             .insertInto('learners_list_members')
-            .values(missing.map((list_uuid) => ({ list_uuid, learner_uuid: learner.uuid })))
+            .values(part.map((list_uuid) => ({ list_uuid, learner_uuid: learner.uuid })))
             .execute();
         }
       });

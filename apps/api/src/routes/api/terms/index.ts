@@ -1,4 +1,5 @@
 import {
+  MAX_IDS_PER_REQUEST,
   MESSAGES,
   ZAcceptTermsRequestSchema,
   ZAcceptTermsResponseSchema,
@@ -12,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../../db/index.ts';
 import type { UsersTable } from '../../../db/types.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
+import { selectInChunks } from '../../../lib/chunks.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { authOf } from '../../../plugins/auth.ts';
 
@@ -71,6 +73,7 @@ export const termsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['terms'],
         summary:
           'Accepts terms: a list of {uuid} that must include every pending term the caller can accept',
+        description: `At most ${MAX_IDS_PER_REQUEST.toLocaleString('en')} items; more answer 422.`,
         body: ZAcceptTermsRequestSchema,
         response: { 200: ZAcceptTermsResponseSchema },
       },
@@ -81,15 +84,14 @@ export const termsRoutes: FastifyPluginAsyncZod = async (app) => {
       const uuids = acceptedTermUuids(request.body);
       const prefix = Array.isArray(request.body) ? '' : 'terms.';
 
-      const known =
-        uuids.length === 0
-          ? []
-          : await app.db
-              .selectFrom('terms')
-              .select(['uuid', 'scope'])
-              .where('uuid', 'in', uuids)
-              .where('published_at', '<=', now)
-              .execute();
+      const known = await selectInChunks(uuids, (part) =>
+        app.db
+          .selectFrom('terms')
+          .select(['uuid', 'scope'])
+          .where('uuid', 'in', part)
+          .where('published_at', '<=', now)
+          .execute(),
+      );
       const knownUuids = new Set(known.map((term) => term.uuid));
       const unknown: TFieldErrors = {};
       const items = Array.isArray(request.body) ? request.body : request.body.terms;

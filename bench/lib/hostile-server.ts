@@ -1,0 +1,85 @@
+// The server process of bench/hostile-uploads.ts: the API on a fresh SQLite database in a temp
+// dir, with one company (enterprise plan, so no plan limit answers first), a classroom, a draft
+// course and a signed-in administrator. It prints one JSON line {port, token, classroom, course}
+// and serves until it is killed. Run as its own process so its RSS is the server's alone.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { buildApp } from '../../apps/api/src/app.ts';
+import { newUuid } from '../../apps/api/src/lib/ids.ts';
+import { issueTokenPair } from '../../apps/api/src/lib/tokens.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'ccp-bench-hostile-'));
+const app = await buildApp({
+  database: { dialect: 'sqlite', file: path.join(dir, 'bench.sqlite') },
+  dataDir: dir,
+  logger: false,
+  webDist: false,
+});
+const now = new Date().toISOString();
+const company = newUuid();
+const user = newUuid();
+const classroom = newUuid();
+const course = newUuid();
+await app.db
+  .insertInto('companies')
+  .values({ uuid: company, name: 'Bench', plan_key: 'enterprise', created_at: now })
+  .execute();
+await app.db
+  .insertInto('classrooms')
+  .values({ uuid: classroom, company_uuid: company, name: 'Bench', position: 0, created_at: now })
+  .execute();
+await app.db
+  .insertInto('users')
+  .values({
+    uuid: user,
+    company_uuid: company,
+    email: 'bench@example.test',
+    password_hash: 'x',
+    first_name: 'Bench',
+    last_name: 'User',
+    avatar: null,
+    locale: 'en',
+    is_admin: 1,
+    is_2fa_enabled: 0,
+    totp_secret: null,
+    totp_pending_secret: null,
+    totp_last_step: null,
+    created_at: now,
+    updated_at: now,
+  })
+  .execute();
+await app.db
+  .insertInto('courses')
+  .values({
+    uuid: course,
+    company_uuid: company,
+    classroom_uuid: classroom,
+    name: 'Bench',
+    description: 'Bench course.',
+    image_path: null,
+    category: null,
+    enrollment: null,
+    status: 'draft',
+    distribution: null,
+    creator_uuid: user,
+    created_at: now,
+    updated_at: now,
+    scheduled_at: null,
+    delivered_at: null,
+    deleted_at: null,
+  })
+  .execute();
+const tokens = await issueTokenPair(
+  { db: app.db, clock: app.clock, settings: app.authSettings },
+  user,
+  'full',
+);
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+process.stdout.write(
+  `${JSON.stringify({ port, token: tokens.access_token, classroom, course })}\n`,
+);
