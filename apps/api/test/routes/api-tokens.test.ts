@@ -47,7 +47,7 @@ describe('personal API tokens', async () => {
     expect(created.statusCode).toBe(201);
     expect(created.headers['cache-control']).toBe('no-store');
     const token = created.json.data as Record<string, string>;
-    expect(token.token.startsWith(API_TOKEN_PREFIX)).toBe(true);
+    expect(token.token?.startsWith(API_TOKEN_PREFIX)).toBe(true);
     expect(created.json.data).toMatchObject({
       name: 'Nightly export',
       scopes: ['analytics:read', 'exports:read'],
