@@ -192,7 +192,7 @@ export const createHttpClient = ({
         signal: options.signal,
         // Node's fetch needs this for a stream body (a no-op for other bodies and in browsers).
         ...(options.raw ? { duplex: 'half' } : {}),
-      } as RequestInit);
+      });
     } catch (cause) {
       if (options.signal?.aborted) throw cause;
       throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: MESSAGES.networkError });
