@@ -246,7 +246,7 @@ describe('token scopes of every route', async () => {
         "GET /api/v1/channels → any",
         "GET /api/v1/channels/{channel}/tokens → never",
         "GET /api/v1/classrooms/{classroomUuid}/courses → courses:read",
-        "GET /api/v1/classrooms/{classroomUuid}/courses/short → courses:read",
+        "GET /api/v1/classrooms/{classroomUuid}/courses/short → any",
         "GET /api/v1/classrooms/{classroomUuid}/courses/{courseUuid} → courses:read",
         "GET /api/v1/companies/{companyUuid}/classrooms → any",
         "GET /api/v1/company → any",

@@ -1,4 +1,4 @@
-import { dataProvider } from '@ccp/data-provider';
+import { ApiError, dataProvider } from '@ccp/data-provider';
 import type { TCourseListItem, TLearner, TLearnersList } from '@ccp/schemas';
 
 import type { CliSession } from './client.ts';
@@ -30,26 +30,38 @@ const pick = <T extends { uuid: string }>(
   throw new UsageError(`No ${what} "${wanted}" in this classroom.`);
 };
 
-/** A course of the current classroom, live or archived, by name or uuid. */
+/**
+ * A course of the current classroom by name or uuid: first among the live courses' names
+ * (courses/short, which any API token may read), then among every course, archived included.
+ */
 export const resolveCourse = async (
   session: CliSession,
   wanted: string,
-): Promise<TCourseListItem> => {
+): Promise<Pick<TCourseListItem, 'uuid' | 'name' | 'status'>> => {
   const provider = dataProvider(session.client);
-  const load = async (archived: boolean) =>
-    (
+  const short = (
+    await provider.getList<Pick<TCourseListItem, 'uuid' | 'name' | 'status'>>({
+      resource: 'courses-short',
+    })
+  ).data;
+  const named = (course: { uuid: string; name: string }) =>
+    course.uuid === wanted || course.name.toLowerCase() === wanted.toLowerCase();
+  if (short.some(named)) return pick(short, wanted, (course) => course.name, 'course');
+  let archived: TCourseListItem[] = [];
+  try {
+    archived = (
       await provider.getList<TCourseListItem>({
         resource: 'courses',
         pagination: { mode: 'off' },
-        filters: [{ field: 'archived', operator: 'eq', value: archived }],
+        filters: [{ field: 'archived', operator: 'eq', value: true }],
+        meta: { errorFeedback: 'caller' },
       })
     ).data;
-  const live = await load(false);
-  const found = live.find(
-    (course) => course.uuid === wanted || course.name.toLowerCase() === wanted.toLowerCase(),
-  );
-  if (found) return pick(live, wanted, (course) => course.name, 'course');
-  return pick([...live, ...(await load(true))], wanted, (course) => course.name, 'course');
+  } catch (error) {
+    // A token without courses:read sees live courses only: the course is then not found.
+    if (!(error instanceof ApiError && error.status === 403)) throw error;
+  }
+  return pick([...short, ...archived], wanted, (course) => course.name, 'course');
 };
 
 export const resolveList = async (session: CliSession, wanted: string): Promise<TLearnersList> => {

@@ -21,7 +21,9 @@ export async function coursesClone(wanted: string, options: CourseActionOptions,
       await provider.update<TCourse>({
         resource: 'courses',
         id: clone.uuid,
-        variables: { name: options.name },
+        // The Intro step (multipart): the name and description alone, lessons untouched.
+        variables: { name: options.name, description: clone.description },
+        meta: { intro: true },
       })
     ).data;
   }
