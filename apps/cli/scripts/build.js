@@ -35,7 +35,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  minify: true,
+  minify: !process.env.CCP_BUILD_DEBUG,
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // Some bundled CommonJS dependencies call require() for Node's modules.

@@ -45,6 +45,7 @@ export const ROUTES = {
   learners: '/learners',
   learnersListCreate: '/learners/list/create',
   insights: '/insights',
+  apiTokens: '/account/tokens',
 } as const;
 
 /** The wizard on an existing course (a draft resumes where it stands). */

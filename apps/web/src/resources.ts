@@ -43,6 +43,7 @@ const coursesImport = () => import('./pages/courses/import.tsx');
 const learnersList = () => import('./pages/learners/list.tsx');
 const learnersListsCreate = () => import('./pages/learners-lists/create.tsx');
 const analyticsList = () => import('./pages/analytics/list.tsx');
+const apiTokensList = () => import('./pages/api-tokens/list.tsx');
 
 export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
   {
@@ -86,6 +87,11 @@ export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
     name: 'analytics',
     pages: { list: { path: ROUTES.insights, load: analyticsList, component: 'AnalyticsList' } },
     menu: { labelKey: 'layout.nav.insights', icon: 'insights' },
+  },
+  {
+    // Personal API tokens for CI; reached from the top bar's account area (not the menu).
+    name: 'api-tokens',
+    pages: { list: { path: ROUTES.apiTokens, load: apiTokensList, component: 'ApiTokenList' } },
   },
 ];
 

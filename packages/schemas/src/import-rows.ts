@@ -21,6 +21,12 @@ export type TImportRowOptions = {
   defaultCountry?: string | undefined;
 };
 
+/** What checkImportRow takes besides the row: the options, and the row's key when known. */
+export type TImportRowCheckOptions = TImportRowOptions & {
+  /** importRowKey of this row, when the caller computed it already (saves doing it twice). */
+  key?: string | null;
+};
+
 export type TImportRowCheck =
   { ok: true; learner: TLearnerInput; key: string } | { ok: false; reasons: string[] };
 
@@ -125,12 +131,12 @@ export const checkImportRow = (
   columns: TImportColumnMap,
   headerLength: number,
   firstLineOfKey: number | undefined,
-  options: TImportRowOptions = {},
+  options: TImportRowCheckOptions = {},
 ): TImportRowCheck => {
   const record = importRecordOf(cells, columns, options);
   const tooLong =
     cells.length > headerLength && cells.slice(headerLength).some((cell) => cell.trim() !== '');
-  const key = importRowKey(cells, columns, options);
+  const key = options.key !== undefined ? options.key : importRowKey(cells, columns, options);
   if (!tooLong && firstLineOfKey === undefined && key !== null) {
     const learner = fastLearner(record);
     if (learner) return { ok: true, learner, key };

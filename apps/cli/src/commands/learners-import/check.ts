@@ -9,7 +9,7 @@ import {
   importRowKey,
   matchImportHeader,
 } from '@ccp/schemas';
-import type { TImportColumnOverrides, TImportHeader } from '@ccp/schemas';
+import type { TImportColumnOverrides, TImportHeader, TImportRowCheckOptions } from '@ccp/schemas';
 
 import { CsvBrokenError } from '../../lib/csv-reader.ts';
 import type { CsvDelimiter } from '../../lib/csv-reader.ts';
@@ -70,6 +70,8 @@ export const checkImportFile = async (
 ): Promise<TCheckResult> => {
   const keep = options.keepErrors ?? 1000;
   const rowOptions = { defaultCountry: options.defaultCountry };
+  // One options object for every row: the key changes, nothing is allocated per row.
+  const checkOptions: TImportRowCheckOptions = { ...rowOptions };
   const firstLines = new Map<string, number>();
   const result: TCheckResult = {
     header: [],
@@ -108,9 +110,11 @@ export const checkImportFile = async (
         const key = importRowKey(cells, columns, rowOptions);
         const firstLine = key === null ? undefined : firstLines.get(key);
         if (key !== null && firstLine === undefined && result.rows <= BULK_IMPORT_MAX_LEARNERS) {
-          firstLines.set(key, line);
+          // A copy: the key is a slice of the chunk it was read from, and would keep all of it.
+          firstLines.set(Buffer.from(key).toString(), line);
         }
-        const check = checkImportRow(cells, columns, result.header.length, firstLine, rowOptions);
+        checkOptions.key = key;
+        const check = checkImportRow(cells, columns, result.header.length, firstLine, checkOptions);
         if (check.ok) {
           result.valid += 1;
           continue;
