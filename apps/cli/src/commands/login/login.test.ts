@@ -142,7 +142,7 @@ describe('ccp login with CCP_TOTP_SECRET when the code of this step was already 
         });
       }
       if (path === '/api/v1/users/oauth/2fa-token') {
-        codes.push((JSON.parse(String(init.body)) as { code: string }).code);
+        codes.push((JSON.parse(init.body as string) as { code: string }).code);
         if (codes.length === 1) {
           return answer(422, {
             error: { status: 422, code: 'CODE_ALREADY_USED', message: MESSAGES.codeAlreadyUsed },
