@@ -219,8 +219,8 @@ const importBench = async () => {
       seconds: Number(seconds.toFixed(2)),
       ...phases,
       server_s:
-        job.started_at && job.finished_at
-          ? (Date.parse(String(job.finished_at)) - Date.parse(String(job.created_at))) / 1000
+        typeof job.finished_at === 'string' && typeof job.created_at === 'string'
+          ? (Date.parse(job.finished_at) - Date.parse(job.created_at)) / 1000
           : null,
       rows_per_s: Math.round(rows / seconds),
       target_s: 6,
