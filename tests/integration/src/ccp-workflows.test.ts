@@ -387,6 +387,30 @@ describe('ccp courses', () => {
     expect(pulledAgain.stdout).toBe(readFileSync(target, 'utf8'));
   });
 
+  it('a file without uuid creates a new course with its lessons', async () => {
+    const source = path.join(workDir, 'course.yaml');
+    const target = path.join(workDir, 'new-course.yaml');
+    writeFileSync(
+      target,
+      readFileSync(source, 'utf8')
+        .replace(/^uuid: .*\n/m, '')
+        .replace(/^name: .*$/m, 'name: Negotiation from a file'),
+    );
+    const run = await ccp(['courses', 'push', target]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^\+ name: "Negotiation from a file"$/m);
+    expect(run.stderr).toMatch(/Created "Negotiation from a file" \(([0-9a-f-]+)\)/);
+    const uuid = /\(([0-9a-f-]{36})\)/.exec(run.stderr)![1]!;
+    const pulled = parse((await ccp(['courses', 'pull', uuid])).stdout) as Record<string, unknown>;
+    const original = parse(readFileSync(source, 'utf8')) as Record<string, unknown>;
+    expect({ ...pulled, uuid: undefined, name: undefined, status: undefined }).toEqual({
+      ...original,
+      uuid: undefined,
+      name: undefined,
+      status: undefined,
+    });
+  });
+
   it('refuses a file that breaks the course rules, naming the field', async () => {
     const target = path.join(workDir, 'course.yaml');
     writeFileSync(
