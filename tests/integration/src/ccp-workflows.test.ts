@@ -253,7 +253,7 @@ describe('ccp learners import', () => {
         const timer = setInterval(() => {
           if (existsSync(path.join(configDir, 'imports.json'))) {
             const state = readFileSync(path.join(configDir, 'imports.json'), 'utf8');
-            if (state.includes('"job"')) {
+            if (/"job": "[0-9a-f-]{36}"/.test(state)) {
               clearInterval(timer);
               child.kill('SIGINT');
             }
@@ -289,6 +289,42 @@ describe('ccp learners import', () => {
       session(),
     );
     expect(jobs.data.filter((job) => job.file_name === 'big.csv')).toHaveLength(1);
+  });
+
+  it('finds the job of an upload whose answer never arrived (Ctrl-C just after the 202)', async () => {
+    await runner?.stop();
+    runner = null;
+    const csv = file(
+      'lost.csv',
+      `first_name,last_name,email,channels\n${learnerRows(20, 'lost').replace(/,,slack,it/g, ',slack')}\n`,
+    );
+    const before = await learnersCount();
+    const queued = await ccp(['learners', 'import', csv, '--no-wait']);
+    expect(queued.code).toBe(0);
+    // As if the answer had been lost: the state knows the upload started, not its job.
+    const stateFile = path.join(configDir, 'imports.json');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as Record<
+      string,
+      { job: string | null }
+    >;
+    for (const entry of Object.values(state)) entry.job = null;
+    writeFileSync(stateFile, JSON.stringify(state));
+    const again = await ccp(['learners', 'import', csv], {
+      onStart: (child) => {
+        let said = '';
+        child.stderr?.on('data', (chunk: Buffer) => {
+          said += chunk.toString();
+          if (said.includes('Re-attaching') && !runner) {
+            runner = startJobRunner(api.app, { pollMs: 20 });
+          }
+        });
+      },
+    });
+    expect(again.stderr).toContain(
+      `Re-attaching to the import of this file already under way (job ${queued.stdout.trim()})`,
+    );
+    expect(again.code).toBe(0);
+    expect(await learnersCount()).toBe(before + 20);
   });
 
   it('import status re-attaches to a job by id', async () => {

@@ -166,7 +166,41 @@ const dryRun = async (
 // ---------------------------------------------------------------------------------------------
 // The real run: upload, then wait for the job.
 
-type ImportState = Record<string, { job: string; file: string; created_at: string }>;
+/**
+ * Per file (content and options): the job once the upload was answered; before that, when the
+ * upload started, so a run interrupted between the server's 202 and its arrival can still find
+ * the job the server made.
+ */
+type ImportState = Record<
+  string,
+  { job: string | null; file: string; file_name: string; started_at: string }
+>;
+
+/** An upload answered 202 up to this long after it started is one we may have missed. */
+const UPLOAD_WINDOW_MS = 15 * 60 * 1000;
+
+/** The user's job for this file started by an interrupted upload, if the server made one. */
+const jobOfLostAnswer = async (
+  session: CliSession,
+  entry: ImportState[string],
+): Promise<TImportJob | null> => {
+  const me = await currentUser(session.client);
+  const { data } = await session.client.get<{ data: TImportJob[] }>('/api/v1/learners/imports', {
+    query: { per_page: 20 },
+  });
+  const from = Date.parse(entry.started_at) - 60_000;
+  return (
+    data.find(
+      (job) =>
+        job.user_uuid === me.uuid &&
+        job.file_name === entry.file_name &&
+        !job.dry_run &&
+        !FINISHED_JOB_STATUSES.includes(job.status) &&
+        Date.parse(job.created_at) >= from &&
+        Date.parse(job.created_at) <= from + UPLOAD_WINDOW_MS,
+    ) ?? null
+  );
+};
 
 const stateFile = (io: CliIo) => path.join(configDir(io), 'imports.json');
 
@@ -332,8 +366,10 @@ export async function learnersImport(
     const remembered = readState(io)[key];
     if (remembered) {
       try {
-        const previous = await getJob(session, remembered.job);
-        if (!FINISHED_JOB_STATUSES.includes(previous.status)) {
+        const previous = remembered.job
+          ? await getJob(session, remembered.job)
+          : await jobOfLostAnswer(session, remembered);
+        if (previous && !FINISHED_JOB_STATUSES.includes(previous.status)) {
           job = previous;
           if (!options.json) {
             printErr(
@@ -373,14 +409,19 @@ export async function learnersImport(
           );
         },
       );
+      const entry = {
+        job: null,
+        file: path.resolve(localFile),
+        file_name: fileName,
+        started_at: new Date().toISOString(),
+      };
+      saveState(io, (state) => {
+        state[key] = entry;
+      });
       job = await uploadLearnersImport(session.client, body);
       const created = job;
       saveState(io, (state) => {
-        state[key] = {
-          job: created.uuid,
-          file: path.resolve(localFile),
-          created_at: created.created_at,
-        };
+        state[key] = { ...entry, job: created.uuid };
       });
       progress.done(
         options.json
