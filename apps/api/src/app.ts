@@ -26,6 +26,7 @@ import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/err
 import { aiRoutes } from './routes/api/ai/index.ts';
 import { webPlugin } from './plugins/web.ts';
 import { analyticsRoutes } from './routes/api/analytics/index.ts';
+import { apiTokensRoutes } from './routes/api/api-tokens/index.ts';
 import { authRoutes } from './routes/api/auth/index.ts';
 import { coursesRoutes } from './routes/api/courses/index.ts';
 import { deliveryRoutes } from './routes/api/delivery/index.ts';
@@ -206,6 +207,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(apiTokensRoutes);
   await app.register(organisationRoutes);
   await app.register(subscriptionRoutes);
   await app.register(termsRoutes);

@@ -1,3 +1,5 @@
+import type { TApiTokenScope } from '@ccp/schemas';
+
 import type { Clock } from './lib/clock.ts';
 import type { OpenApiExtras } from './lib/openapi.ts';
 import type { Db, Dialect } from './db/index.ts';
@@ -11,6 +13,8 @@ export type AuthContext = {
   stage: AuthStage;
   tokenHash: string;
   familyUuid: string;
+  /** Set when the bearer is a personal API token (never for a session's access token). */
+  apiToken?: { uuid: string; scopes: TApiTokenScope[] };
 };
 
 export type AuthSettings = {

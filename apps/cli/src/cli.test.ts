@@ -12,10 +12,12 @@ describe('ccp (program)', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: ccp [options] [command]');
     expect(result.stdout).toMatch(
-      /Exit codes:\n {2}0 +OK\n {2}1 +error.*\n {2}2 +usage.*\n {2}4 +authentication.*\n {2}130 +cancelled/,
+      /Exit codes:\n {2}0 +OK\n {2}1 +error.*\n {2}2 +usage.*\n {2}3 +done, but not all.*\n {2}4 +authentication.*\n {2}130 +cancelled/,
     );
     expect(result.stdout).toContain('CCP_API_URL');
     expect(result.stdout).toContain('CCP_TOTP_SECRET');
+    expect(result.stdout).toContain('CCP_TOKEN');
+    expect(result.stdout).toContain('CCP_CLASSROOM');
     expect(result.stderr).toBe('');
   });
 

@@ -3,6 +3,16 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 
 import type { CoursesListOptions } from './commands/courses-list/index.ts';
+import type { CourseActionOptions } from './commands/courses/index.ts';
+import type { CoursePullOptions, CoursePushOptions } from './commands/courses/pull-push.ts';
+import type { InsightsExportOptions, InsightsShowOptions } from './commands/insights/index.ts';
+import type {
+  ImportStatusOptions,
+  LearnersImportOptions,
+} from './commands/learners-import/index.ts';
+import type { LearnerActionOptions, LearnersListOptions } from './commands/learners/index.ts';
+import type { ListsOptions } from './commands/lists/index.ts';
+import type { TokensCreateOptions, TokensOptions } from './commands/tokens/index.ts';
 import type { LoginOptions } from './commands/login/index.ts';
 import type { LogoutOptions } from './commands/logout/index.ts';
 import type { WhoamiOptions } from './commands/whoami/index.ts';
@@ -16,6 +26,8 @@ import type { CliIo } from './lib/io.ts';
 export const HELP_FOOTER = `
 Environment:
   CCP_API_URL      API base URL (default ${DEFAULT_API_URL}); --api-url wins over it
+  CCP_TOKEN        a personal API token (ccp tokens create): used instead of a login, nothing stored
+  CCP_CLASSROOM    the classroom to work in (name or uuid); --classroom wins over it
   CCP_CONFIG_DIR   where credentials.json is kept (default $XDG_CONFIG_HOME/ccp, else ~/.config/ccp)
   CCP_NO_INPUT     never prompt, like --no-input
   CCP_TOTP_SECRET  base32 TOTP secret: ccp login computes the code instead of asking for --otp
@@ -24,11 +36,27 @@ Environment:
 
 Exit codes:
   0    OK
-  1    error (network, server, refused request)
+  1    error (network, server, refused request, a file the import refuses)
   2    usage: a bad flag, or input missing where ccp cannot prompt
-  4    authentication: not signed in, wrong credentials or code, session expired
+  3    done, but not all of it: the course has no data yet, or rows of an import failed
+  4    authentication: not signed in, wrong credentials or code, session expired, token refused
   130  cancelled (Ctrl-C)
 `;
+
+const IMPORT_EXAMPLES = `
+Columns are recognised by their English, Italian or German names (Nome, Vorname, E-mail Address,
+Cellulare…); --map names the others. Running the same import again after Ctrl-C or a lost
+connection re-attaches to the job; a finished file imported again changes nothing.
+
+Examples:
+  ccp learners import learners.csv --dry-run --errors-out errors.csv
+  ccp learners import rubrica.xlsx --list Newcomers --default-country IT --map "Recapito=phone"
+  cat learners.csv | ccp learners import - --json`;
+
+const EXPORT_EXAMPLES = `
+A nightly CI job, with a token that has exports:read:
+  CCP_TOKEN=$CCP_TOKEN ccp insights export --course "Sales Basics" --type statistics -o stats.csv
+Exit code 3: the course has no data yet (the file has the header line only).`;
 
 const LOGIN_EXAMPLES = `
 Without a terminal (CI), every input comes from flags, stdin or the environment:
@@ -48,6 +76,8 @@ const positiveInteger = (value: string): number => {
 const apiUrlOption = () =>
   new Option('--api-url <url>', `API base URL (env: CCP_API_URL, default: ${DEFAULT_API_URL})`);
 const jsonOption = () => new Option('--json', 'print JSON to stdout (for scripts)');
+const yesOption = () => new Option('-y, --yes', 'do it without asking (needed off a terminal)');
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** The `ccp` program. Commander's usage errors throw (exitOverride) instead of exiting. */
 export const createProgram = (io: CliIo): Command => {
@@ -59,11 +89,17 @@ export const createProgram = (io: CliIo): Command => {
   });
   program.configureHelp({ showGlobalOptions: true });
   program
-    .description('CCP from the terminal: sign in and list your courses.')
+    .description(
+      'CCP from the terminal: import learners, export insights, keep courses as files, make API tokens.',
+    )
     .version(packageJson.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(apiUrlOption())
     .option('--no-input', 'never prompt; fail naming the flag to pass (env: CCP_NO_INPUT)')
+    .option(
+      '--classroom <name|uuid>',
+      'the classroom to work in (env: CCP_CLASSROOM; default: the first)',
+    )
     .addOption(
       new Option(
         '--lang <lang>',
@@ -104,6 +140,46 @@ export const createProgram = (io: CliIo): Command => {
     });
 
   const courses = program.command('courses').description('work with courses');
+  const courseAction = (name: 'archive' | 'restore' | 'delete', description: string) => {
+    const command = courses
+      .command(`${name} <course>`)
+      .description(description)
+      .addOption(jsonOption())
+      .action(async (course: string, _options, cmd: Command) => {
+        const { coursesAction } = await import('./commands/courses/index.ts');
+        await coursesAction(name, course, cmd.optsWithGlobals<CourseActionOptions>(), io);
+      });
+    if (name === 'delete') command.addOption(yesOption());
+  };
+  courses
+    .command('clone <course>')
+    .description('copy a course (name or uuid) with all its languages and assessments, as a draft')
+    .option('--name <name>', 'the copy\'s name (default: "<name> (copy)")')
+    .addOption(jsonOption())
+    .action(async (course: string, _options, command: Command) => {
+      const { coursesClone } = await import('./commands/courses/index.ts');
+      await coursesClone(course, command.optsWithGlobals<CourseActionOptions>(), io);
+    });
+  courseAction('archive', 'archive a course: no more lessons are sent; deleted after 30 days');
+  courseAction('restore', 'bring an archived course back');
+  courseAction('delete', 'delete a course permanently');
+  courses
+    .command('pull <course>')
+    .description('write a course as a YAML file (stable order, diff-friendly)')
+    .option('-o, --output <file>', 'the file to write, or - for stdout (default)')
+    .action(async (course: string, _options, command: Command) => {
+      const { coursesPull } = await import('./commands/courses/pull-push.ts');
+      await coursesPull(course, command.optsWithGlobals<CoursePullOptions>(), io);
+    });
+  courses
+    .command('push <file>')
+    .description('check a course file, show what changes field by field, and create or update it')
+    .option('-n, --dry-run', 'check and show the changes; send nothing')
+    .addOption(jsonOption())
+    .action(async (file: string, _options, command: Command) => {
+      const { coursesPush } = await import('./commands/courses/pull-push.ts');
+      await coursesPush(file, command.optsWithGlobals<CoursePushOptions>(), io);
+    });
   courses
     .command('list')
     .description("list the current classroom's courses, newest first")
@@ -118,6 +194,187 @@ export const createProgram = (io: CliIo): Command => {
     .action(async (_options, command: Command) => {
       const { coursesList } = await import('./commands/courses-list/index.ts');
       await coursesList(command.optsWithGlobals<CoursesListOptions>(), io);
+    });
+
+  const learners = program.command('learners').description('work with learners');
+  const learnersImport = learners
+    .command('import')
+    .argument('<file>', '.csv or .xlsx, or - for CSV on stdin')
+    .description('import learners from a file through the bulk import, and wait for it')
+    .option('--list <name|uuid>', 'add every imported learner to this learners list')
+    .option('--default-country <code>', 'country (IT) of phone numbers without a +')
+    .option(
+      '--map <header=column>',
+      'read a header as a column (first_name, last_name, email, phone, channels, locale, ignore); repeatable',
+      collect,
+    )
+    .option('-n, --dry-run', 'check every row here with the shared rules; send nothing')
+    .option('--errors-out <file>', 'write the rows that fail, with their reasons, as CSV')
+    .option('--no-wait', 'print the job id and exit; see it with: ccp learners import status <job>')
+    .addOption(jsonOption())
+    .addHelpText('after', IMPORT_EXAMPLES)
+    .action(async (file: string, _options, command: Command) => {
+      const { learnersImport: run } = await import('./commands/learners-import/index.ts');
+      await run(file, command.optsWithGlobals<LearnersImportOptions>(), io);
+    });
+  learnersImport
+    .command('status <job>')
+    .description('re-attach to an import: wait for it and show its counts')
+    .option('--errors-out <file>', 'write the error report (CSV)')
+    .option('--no-wait', 'show the status now instead of waiting')
+    .addOption(jsonOption())
+    .action(async (job: string, _options, command: Command) => {
+      const { learnersImportStatus } = await import('./commands/learners-import/index.ts');
+      await learnersImportStatus(job, command.optsWithGlobals<ImportStatusOptions>(), io);
+    });
+  learners
+    .command('list')
+    .description('list learners, newest first')
+    .option('--archived', 'archived learners instead of live ones')
+    .option('--list <name|uuid>', 'only the learners of this list')
+    .option('-s, --search <text>', 'match first or last name or e-mail')
+    .addOption(
+      new Option('--limit <n>', 'show at most <n> learners (default: 30)')
+        .argParser(positiveInteger)
+        .conflicts('all'),
+    )
+    .option('--all', 'show every learner')
+    .addOption(jsonOption())
+    .action(async (_options, command: Command) => {
+      const { learnersList } = await import('./commands/learners/index.ts');
+      await learnersList(command.optsWithGlobals<LearnersListOptions>(), io);
+    });
+  learners
+    .command('get <learner>')
+    .description('show a learner (uuid or e-mail)')
+    .addOption(jsonOption())
+    .action(async (learner: string, _options, command: Command) => {
+      const { learnersGet } = await import('./commands/learners/index.ts');
+      await learnersGet(learner, command.optsWithGlobals<LearnerActionOptions>(), io);
+    });
+  for (const [name, description] of [
+    ['archive', 'archive learners (uuid or e-mail); deleted after 30 days'],
+    ['restore', 'bring archived learners back'],
+    ['delete', 'delete learners permanently'],
+  ] as const) {
+    const command = learners
+      .command(`${name} <learners...>`)
+      .description(description)
+      .addOption(jsonOption())
+      .action(async (wanted: string[], _options, cmd: Command) => {
+        const { learnersAction } = await import('./commands/learners/index.ts');
+        await learnersAction(name, wanted, cmd.optsWithGlobals<LearnerActionOptions>(), io);
+      });
+    if (name === 'delete') command.addOption(yesOption());
+  }
+
+  const lists = program.command('lists').description('work with learners lists');
+  lists
+    .command('list')
+    .description('list the learners lists')
+    .addOption(jsonOption())
+    .action(async (_options, command: Command) => {
+      const { listsList } = await import('./commands/lists/index.ts');
+      await listsList(command.optsWithGlobals<ListsOptions>(), io);
+    });
+  lists
+    .command('create <name>')
+    .description('create a learners list')
+    .addOption(jsonOption())
+    .action(async (name: string, _options, command: Command) => {
+      const { listsCreate } = await import('./commands/lists/index.ts');
+      await listsCreate(name, command.optsWithGlobals<ListsOptions>(), io);
+    });
+  lists
+    .command('delete <list>')
+    .description('delete a learners list (name or uuid); its learners stay')
+    .addOption(yesOption())
+    .addOption(jsonOption())
+    .action(async (list: string, _options, command: Command) => {
+      const { listsDelete } = await import('./commands/lists/index.ts');
+      await listsDelete(list, command.optsWithGlobals<ListsOptions>(), io);
+    });
+  lists
+    .command('add <list> <learners...>')
+    .description('add learners (uuid or e-mail) to a list')
+    .addOption(jsonOption())
+    .action(async (list: string, wanted: string[], _options, command: Command) => {
+      const { listsAdd } = await import('./commands/lists/index.ts');
+      await listsAdd(list, wanted, command.optsWithGlobals<ListsOptions>(), io);
+    });
+
+  const insights = program.command('insights').description('course figures and exports');
+  insights
+    .command('show')
+    .description("a course's figures (exit 3 while it has no data)")
+    .requiredOption('--course <name|uuid>', 'the course')
+    .addOption(jsonOption())
+    .action(async (_options, command: Command) => {
+      const { insightsShow } = await import('./commands/insights/index.ts');
+      await insightsShow(command.optsWithGlobals<InsightsShowOptions>(), io);
+    });
+  insights
+    .command('export')
+    .description('request an export, wait for it and write the CSV (exit 3: no data yet)')
+    .requiredOption('--course <name|uuid>', 'the course')
+    .addOption(
+      new Option('--type <type>', 'which export')
+        .choices(['statistics', 'not-enrolled'])
+        .makeOptionMandatory(),
+    )
+    .option('-o, --output <file>', 'the file to write, or - for stdout (default)')
+    .addHelpText('after', EXPORT_EXAMPLES)
+    .action(async (_options, command: Command) => {
+      const { insightsExport } = await import('./commands/insights/index.ts');
+      await insightsExport(command.optsWithGlobals<InsightsExportOptions>(), io);
+    });
+
+  const tokens = program.command('tokens').description('personal API tokens for CI (CCP_TOKEN)');
+  tokens
+    .command('create')
+    .description('create a token (needs a code of your authenticator); printed once on stdout')
+    .requiredOption('--name <name>', 'what the token is for')
+    .requiredOption(
+      '--scope <scope>',
+      'courses:read, courses:write, learners:read, learners:write, analytics:read, exports:read; repeatable',
+      collect,
+    )
+    .addOption(
+      new Option(
+        '--expires <days>',
+        'days until it stops working, at most 365 (default: 90)',
+      ).argParser(positiveInteger),
+    )
+    .option('--otp <code>', 'the 6-digit code from your authenticator app (or CCP_TOTP_SECRET)')
+    .addOption(jsonOption())
+    .action(async (_options, command: Command) => {
+      const { tokensCreate } = await import('./commands/tokens/index.ts');
+      await tokensCreate(command.optsWithGlobals<TokensCreateOptions>(), io);
+    });
+  tokens
+    .command('list')
+    .description('your tokens: scopes, expiry, last use (never the tokens themselves)')
+    .addOption(jsonOption())
+    .action(async (_options, command: Command) => {
+      const { tokensList } = await import('./commands/tokens/index.ts');
+      await tokensList(command.optsWithGlobals<TokensOptions>(), io);
+    });
+  tokens
+    .command('revoke <token>')
+    .description('revoke a token (name or uuid): it stops working at once')
+    .addOption(jsonOption())
+    .action(async (token: string, _options, command: Command) => {
+      const { tokensRevoke } = await import('./commands/tokens/index.ts');
+      await tokensRevoke(token, command.optsWithGlobals<TokensOptions>(), io);
+    });
+
+  program
+    .command('completion')
+    .argument('<shell>', 'bash, zsh or fish')
+    .description('print a shell completion script: source <(ccp completion bash)')
+    .action(async (shell: string) => {
+      const { completion } = await import('./commands/completion/index.ts');
+      completion(shell, program, io);
     });
 
   return program;

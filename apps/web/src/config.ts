@@ -52,6 +52,7 @@ export const ROUTES = {
   learnersUpload: '/learners/upload',
   insights: '/insights',
   exports: '/exports',
+  apiTokens: '/account/tokens',
 } as const;
 
 /** The wizard on an existing course (a draft resumes where it stands). */

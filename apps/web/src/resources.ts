@@ -46,6 +46,7 @@ const learnersShow = () => import('./pages/learners/show.tsx');
 const learnersListsCreate = () => import('./pages/learners-lists/create.tsx');
 const analyticsList = () => import('./pages/analytics/list.tsx');
 const exportsShow = () => import('./pages/exports/show.tsx');
+const apiTokensList = () => import('./pages/api-tokens/list.tsx');
 
 export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
   {
@@ -97,6 +98,11 @@ export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
     name: 'exports',
     // The download page the export e-mail links to (exportDownloadPath in @ccp/schemas).
     pages: { show: { path: `${ROUTES.exports}/:id`, load: exportsShow, component: 'ExportShow' } },
+  },
+  {
+    // Personal API tokens for CI; reached from the top bar's account area (not the menu).
+    name: 'api-tokens',
+    pages: { list: { path: ROUTES.apiTokens, load: apiTokensList, component: 'ApiTokenList' } },
   },
 ];
 

@@ -1,5 +1,6 @@
 import type {
   TCourse,
+  TImportJob,
   TLearner,
   TLearnerReachability,
   TSubscriptionFunctionKey,
@@ -11,6 +12,7 @@ import type { CustomParams } from '@refinedev/core';
 
 import type { CcpDataProvider } from './data-provider.ts';
 import { courseActionRequests } from './resources/courses.ts';
+import { importActionRequests } from './resources/learners-imports.ts';
 import { learnerActionRequests, learnerFromServer } from './resources/learners.ts';
 import { accountActionRequests } from './resources/reference.ts';
 import type { Session } from './session.ts';
@@ -27,6 +29,7 @@ export const actionRequests = {
   ...courseActionRequests,
   ...learnerActionRequests,
   ...accountActionRequests,
+  ...importActionRequests,
 };
 
 /**
@@ -63,6 +66,7 @@ export const createActions = (provider: CcpDataProvider, session?: Session) => {
     requestUpgrade: (requestedFunction: TSubscriptionFunctionKey) =>
       call<TUpgradeRequest>(actionRequests.requestUpgrade(), { requestedFunction }),
     usage: (key: TSubscriptionFunctionKey) => call<TUsage>(actionRequests.usage(key)),
+    cancelImport: (uuid: string) => call<TImportJob>(actionRequests.cancelImport(uuid)),
     acceptTerms: (uuids: readonly string[]) =>
       call<{ accepted: string[] }>(
         actionRequests.acceptTerms(),

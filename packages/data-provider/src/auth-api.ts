@@ -50,27 +50,50 @@ export const passwordStep = async (
   return data;
 };
 
+const isSpentCode = (error: unknown): boolean =>
+  error instanceof ApiError && failureIs(error, 'CODE_ALREADY_USED');
+
+/** Why a code was refused: wrong, or right but its 30-second step already used. */
+export type TOtpRefusal = 'invalid' | 'used';
+
+/**
+ * Step two with the reason of a refusal: `{ user }` (the full tokens are stored), or `{ refused:
+ * 'used' }` when the code was right but its step was already spent by another sign-in (a client
+ * holding the secret can wait for the next step), `{ refused: 'invalid' }` for a wrong code.
+ */
+export const otpStepResult = async (
+  client: HttpClient,
+  firstStep: Pick<TFirstStep, 'access_token' | 'refresh_token'>,
+  code: string,
+): Promise<{ user: TUser } | { refused: TOtpRefusal }> => {
+  const refused = (error: unknown) => isInvalidOrMalformedCode(error) || isSpentCode(error);
+  try {
+    const { data } = await client.post<{ data: TokenData & { user: TUser } }>(
+      '/api/v1/users/oauth/2fa-token',
+      { refresh_token: firstStep.refresh_token, platform: client.platform, code },
+      { bearer: firstStep.access_token, quiet: refused },
+    );
+    client.tokens.set(toTokens(data));
+    return { user: data.user };
+  } catch (error) {
+    if (isSpentCode(error)) return { refused: 'used' };
+    if (isInvalidOrMalformedCode(error)) return { refused: 'invalid' };
+    throw error;
+  }
+};
+
 /**
  * Step two: the TOTP code, with the first step's tokens. Stores the full tokens and answers the
- * user; answers `false` for a wrong code (spec §7: "Failed 2FA login returns false").
+ * user; answers `false` for a wrong or already used code (spec §7: "Failed 2FA login returns
+ * false").
  */
 export const otpStep = async (
   client: HttpClient,
   firstStep: Pick<TFirstStep, 'access_token' | 'refresh_token'>,
   code: string,
 ): Promise<TUser | false> => {
-  try {
-    const { data } = await client.post<{ data: TokenData & { user: TUser } }>(
-      '/api/v1/users/oauth/2fa-token',
-      { refresh_token: firstStep.refresh_token, platform: client.platform, code },
-      { bearer: firstStep.access_token, quiet: isInvalidOrMalformedCode },
-    );
-    client.tokens.set(toTokens(data));
-    return data.user;
-  } catch (error) {
-    if (isInvalidOrMalformedCode(error)) return false;
-    throw error;
-  }
+  const result = await otpStepResult(client, firstStep, code);
+  return 'user' in result ? result.user : false;
 };
 
 export type TQrCode = { qr_code: string; secret: string; otpauth_url: string };

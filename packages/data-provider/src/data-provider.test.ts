@@ -668,3 +668,46 @@ describe('Refine types', () => {
     ]);
   });
 });
+
+describe('dataProvider: API tokens and learner imports', () => {
+  it('lists, creates and revokes the user’s tokens under /users/me/tokens', async () => {
+    const token = { uuid: 't1', name: 'ci', scopes: ['exports:read'] };
+    const { provider, requests } = setup({
+      'GET /api/v1/users/me/tokens': { data: [token] },
+      'POST /api/v1/users/me/tokens': { data: { ...token, token: 'ccp_pat_x' } },
+      'DELETE /api/v1/users/me/tokens/t1': { data: { revoked: 't1' } },
+    });
+    expect(await provider.getList({ resource: 'api-tokens' })).toEqual({ data: [token], total: 1 });
+    const variables = { name: 'ci', scopes: ['exports:read'], expires_in_days: 30, code: '123456' };
+    expect((await provider.create({ resource: 'api-tokens', variables })).data).toMatchObject({
+      token: 'ccp_pat_x',
+    });
+    expect((await provider.deleteOne({ resource: 'api-tokens', id: 't1' })).data).toEqual({
+      revoked: 't1',
+    });
+    expect(requests().map((call) => [`${call.method} ${call.path}`, call.options?.body])).toEqual([
+      ['GET /api/v1/users/me/tokens', undefined],
+      ['POST /api/v1/users/me/tokens', variables],
+      ['DELETE /api/v1/users/me/tokens/t1', undefined],
+    ]);
+  });
+
+  it('pages the import jobs and reads one; cancel is an action', async () => {
+    const { provider, requests } = setup({
+      'GET /api/v1/learners/imports': page([{ uuid: 'j1' }]),
+      'GET /api/v1/learners/imports/j1': { data: { uuid: 'j1', status: 'running' } },
+    });
+    expect(
+      (await provider.getList({ resource: 'learners-imports', pagination: server })).total,
+    ).toBe(120);
+    expect((await provider.getOne({ resource: 'learners-imports', id: 'j1' })).data).toEqual({
+      uuid: 'j1',
+      status: 'running',
+    });
+    expect(requests()[0]?.options).toMatchObject({ query: { page: 2, per_page: 50 } });
+    expect(actionRequests.cancelImport('j1')).toEqual({
+      url: '/api/v1/learners/imports/j1/cancel',
+      method: 'post',
+    });
+  });
+});

@@ -21,6 +21,13 @@ import { fillPath, quietFor } from './utils/api.ts';
 import { readFilters, rejectSorters } from './utils/query.ts';
 
 export { COURSES_PATH } from './resources/courses.ts';
+export { API_TOKENS_PATH } from './resources/api-tokens.ts';
+export {
+  IMPORTS_PATH,
+  learnersImportErrors,
+  uploadLearnersImport,
+} from './resources/learners-imports.ts';
+export type { TImportUploadOptions } from './resources/learners-imports.ts';
 export { RESOURCES } from './resources/index.ts';
 export type { TResource } from './resources/index.ts';
 export type {
@@ -88,6 +95,8 @@ const handlerOf = <M extends ResourceMethod>(
  * | terms | GET /users/me/terms-and-conditions/to-accept | | | | |
  * | analytics | per-course insights | one report (classroom, statistics, …, learner) | | | |
  * | exports | | download | request | | |
+ * | api-tokens | GET /users/me/tokens | | POST /users/me/tokens | | DELETE /users/me/tokens/{id} |
+ * | learners-imports | GET /learners/imports | GET /learners/imports/{id} | (uploadLearnersImport) | | |
  *
  * `…/courses` is `/api/v1/classrooms/{classroomUuid}/courses`: the session's current classroom
  * unless `meta.classroomUuid` names another. Records keep the API's `uuid` key. Unsupported

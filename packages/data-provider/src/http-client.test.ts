@@ -121,3 +121,32 @@ describe('createHttpClient: reactions reach the host with their text', () => {
     );
   });
 });
+
+describe('bodies the caller encoded, and text answers', () => {
+  it('sends a raw body with its content type and length, and answers CSV as text', async () => {
+    const inits: RequestInit[] = [];
+    const client = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens: memoryTokenStore({ access_token: 'access', refresh_token: 'refresh' }),
+      fetch: (_input, init) => {
+        inits.push(init ?? {});
+        return Promise.resolve(new Response('line,errors\r\n', { status: 200 }));
+      },
+    });
+    const text = await client.post<string>('/api/v1/learners/imports', undefined, {
+      raw: { body: 'multipart…', contentType: 'multipart/form-data; boundary=x', length: 10 },
+      responseType: 'text',
+    });
+    expect(text).toBe('line,errors\r\n');
+    expect(inits[0]).toMatchObject({
+      method: 'POST',
+      body: 'multipart…',
+      duplex: 'half',
+      headers: {
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': '10',
+        authorization: 'Bearer access',
+      },
+    });
+  });
+});

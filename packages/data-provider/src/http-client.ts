@@ -30,6 +30,13 @@ export type RequestOptions = {
   body?: unknown;
   /** Multipart body; wins over `body`. */
   form?: FormData;
+  /**
+   * A body the caller encoded (a multipart stream with upload progress): sent as is with its
+   * content type. A stream can be read once, so the caller makes sure the session is fresh.
+   */
+  raw?: { body: BodyInit; contentType: string; length?: number };
+  /** `text`: answer the body as text (CSV) instead of parsing JSON. */
+  responseType?: 'json' | 'text';
   signal?: AbortSignal;
   /** Send the bearer token (default true). */
   auth?: boolean;
@@ -165,7 +172,11 @@ export const createHttpClient = ({
   ) => {
     const headers: Record<string, string> = { accept: 'application/json' };
     let body: BodyInit | undefined;
-    if (options.form) body = options.form;
+    if (options.raw) {
+      body = options.raw.body;
+      headers['content-type'] = options.raw.contentType;
+      if (options.raw.length !== undefined) headers['content-length'] = String(options.raw.length);
+    } else if (options.form) body = options.form;
     else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
@@ -179,6 +190,8 @@ export const createHttpClient = ({
         headers,
         body,
         signal: options.signal,
+        // Node's fetch needs this for a stream body (a no-op for other bodies and in browsers).
+        ...(options.raw ? { duplex: 'half' } : {}),
       });
     } catch (cause) {
       if (options.signal?.aborted) throw cause;
@@ -264,6 +277,7 @@ export const createHttpClient = ({
     if (!response.ok) throw tell(await errorFromResponse(response), role, options.quiet);
     if (response.status === 204) return undefined as T;
     const text = await response.text();
+    if (options.responseType === 'text') return text as T;
     return (text ? JSON.parse(text) : undefined) as T;
   };
 

@@ -10,7 +10,9 @@ import {
 } from './common.ts';
 import { LEARNER_IMPORT_TYPES } from './constants.ts';
 import { ZLearnerListRefSchema } from './learner.ts';
+import { ZImportColumnOverridesSchema } from './import-columns.ts';
 import { MESSAGES } from './messages.ts';
+import { isKnownCountry } from './phone-country.ts';
 
 // The bulk learner import (spec §4 "Bulk import runs in the background; the user is e-mailed when
 // finished", §9 up to 100K learners) and the jobs that run it, plus the mail outbox a local user
@@ -24,107 +26,8 @@ export const FINISHED_JOB_STATUSES: readonly TJobStatus[] = ['completed', 'faile
 /** One CSV record may hold at most this many bytes, so a broken quote cannot swallow the file. */
 export const IMPORT_MAX_RECORD_BYTES = 64 * 1024;
 
-/** The columns of an import file, in the template's order. */
-export const IMPORT_COLUMNS = [
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'channels',
-  'locale',
-] as const;
-export type TImportColumn = (typeof IMPORT_COLUMNS)[number];
-/** Columns a file must have; it also needs `email` or `phone`. */
-export const IMPORT_REQUIRED_COLUMNS: readonly TImportColumn[] = [
-  'first_name',
-  'last_name',
-  'channels',
-];
-
-/** The template's first line. */
-export const IMPORT_TEMPLATE_HEADER = IMPORT_COLUMNS.join(',');
-
-/**
- * Header names a column is recognised by, after normalizeHeaderName (lowercase, no accents, only
- * letters and digits): the template's own names, what spreadsheets and CRMs export, and the
- * Italian and German words for them.
- */
-export const IMPORT_COLUMN_ALIASES: Record<TImportColumn, readonly string[]> = {
-  first_name: ['firstname', 'first', 'givenname', 'forename', 'name', 'nome', 'vorname'],
-  last_name: ['lastname', 'last', 'surname', 'familyname', 'cognome', 'nachname', 'familienname'],
-  email: ['email', 'emailaddress', 'mail', 'emailadresse', 'indirizzoemail', 'postaelettronica'],
-  phone: [
-    'phone',
-    'phonenumber',
-    'mobile',
-    'mobilephone',
-    'mobilenumber',
-    'cellphone',
-    'telephone',
-    'tel',
-    'whatsapp',
-    'whatsappnumber',
-    'telefono',
-    'cellulare',
-    'numeroditelefono',
-    'telefon',
-    'telefonnummer',
-    'handy',
-    'mobilnummer',
-  ],
-  channels: ['channels', 'channel', 'canali', 'canale', 'kanale', 'kanal'],
-  locale: ['locale', 'language', 'lang', 'preferredlanguage', 'lingua', 'sprache'],
-};
-
-/** `"E-mail "` → `email`, `First Name` → `firstname`, `Kanäle` → `kanale`. */
-export const normalizeHeaderName = (name: string): string =>
-  name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
-
-const columnByAlias = new Map<string, TImportColumn>(
-  IMPORT_COLUMNS.flatMap((column) =>
-    IMPORT_COLUMN_ALIASES[column].map((alias) => [alias, column] as const),
-  ),
-);
-
-export type TImportHeader = {
-  /** Index of each recognised column in the row. */
-  columns: Partial<Record<TImportColumn, number>>;
-  /** Problems that make the file unusable; empty when it can be imported. */
-  problems: string[];
-};
-
-/** Fills `{{name}}` placeholders of a message. */
-export const fillMessage = (text: string, values: Record<string, string | number>): string =>
-  text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
-
-/**
- * Matches a file's first row to the import columns, case-insensitively and by alias; other
- * columns are ignored. Shared by the API and the CLI (which checks a file before uploading it).
- */
-export const matchImportHeader = (cells: readonly string[]): TImportHeader => {
-  const columns: Partial<Record<TImportColumn, number>> = {};
-  const problems: string[] = [];
-  cells.forEach((cell, index) => {
-    const column = columnByAlias.get(normalizeHeaderName(cell));
-    if (!column) return;
-    if (columns[column] === undefined) columns[column] = index;
-    else problems.push(fillMessage(MESSAGES.importColumnDuplicate, { column: cell.trim() }));
-  });
-  const missing = IMPORT_REQUIRED_COLUMNS.filter((column) => columns[column] === undefined);
-  if (missing.length > 0) {
-    problems.push(fillMessage(MESSAGES.importColumnsMissing, { columns: missing.join(', ') }));
-  }
-  if (columns.email === undefined && columns.phone === undefined) {
-    problems.push(MESSAGES.importContactColumnMissing);
-  }
-  return { columns, problems };
-};
+export * from './import-columns.ts';
+export * from './import-rows.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The import job as the API returns it.
@@ -175,6 +78,31 @@ export const ZImportUploadFieldsSchema = z.object({
     .pipe(z.uuid({ error: MESSAGES.learnersListUnknown }).optional())
     .optional(),
   dry_run: ZBooleanishSchema.optional(),
+  /** Header overrides as JSON, `{"Cellulare":"phone"}` (see matchImportHeader). */
+  columns: z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      if (value === '') return undefined;
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        ctx.issues.push({ code: 'custom', message: MESSAGES.importColumnMapInvalid, input: value });
+        return z.NEVER;
+      }
+    })
+    .pipe(ZImportColumnOverridesSchema.optional())
+    .optional(),
+  /** ISO country of phone numbers written without their international prefix. */
+  default_country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || isKnownCountry(value), {
+      error: MESSAGES.importDefaultCountryInvalid,
+    })
+    .optional(),
 });
 export type TImportUploadFields = z.output<typeof ZImportUploadFieldsSchema>;
 

@@ -1,4 +1,5 @@
 export * from './ai.ts';
+export * from './api-tokens.ts';
 export * from './analytics.ts';
 export * from './auth.ts';
 export * from './common.ts';
@@ -14,6 +15,7 @@ export * from './locale.ts';
 export * from './messages.ts';
 export * from './organisation.ts';
 export * from './phone-number.ts';
+export * from './phone-country.ts';
 export * from './plan-gating.ts';
 export * from './scores.ts';
 export * from './subscription.ts';

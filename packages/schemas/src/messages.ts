@@ -183,6 +183,17 @@ export const MESSAGES = {
   importMailCompleted: 'Your learners import is complete',
   importMailDryRun: 'Your learners import check is complete',
   importMailFailed: 'Your learners import failed',
+  importColumnMapInvalid:
+    'The column mapping must name one of: first_name, last_name, email, phone, channels, locale, ignore.',
+  importDefaultCountryInvalid: 'The default country must be a two-letter country code such as IT.',
+  // Sign-in codes and API tokens (issue 12).
+  codeAlreadyUsed: 'This code was already used. Wait for the next code of your authenticator app.',
+  apiTokenScopeInvalid: 'The selected scope is invalid.',
+  apiTokenScopesRequired: 'Choose at least one scope.',
+  apiTokenNameMax: 'The name may not be greater than 100 characters.',
+  apiTokenExpiryInvalid: 'The expiry must be between 1 and 365 days.',
+  apiTokenScopeMissing: 'This API token does not allow this call.',
+  apiTokenNotAllowed: 'API tokens cannot manage tokens or sessions: sign in to do this.',
   // AI transformer and translator (issue 6); {{name}} marks a value filled in by the API.
   aiModelInvalid: 'The model must be gpt-3.5 or gpt-4.',
   aiPromptUnknown: 'The selected prompt is invalid.',

@@ -187,6 +187,7 @@ export type Database = {
   channel_tokens: ChannelTokensTable;
   exports: ExportsTable;
   jobs: JobsTable;
+  api_tokens: ApiTokensTable;
 };
 
 // Delivery model (issue 5): enrolments, one row per scheduled lesson send, the event log, the
@@ -328,4 +329,18 @@ export type JobsTable = {
   heartbeat_at: Timestamp | null;
   /** When the requester was e-mailed the outcome. */
   notified_at: Timestamp | null;
+};
+
+/** A personal API token (issue 12): its hash, scopes (JSON array) and life. */
+export type ApiTokensTable = {
+  uuid: string;
+  user_uuid: string;
+  name: string;
+  token_hash: string;
+  hint: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
 };

@@ -434,6 +434,7 @@ const runImport = async ({ app, job, signal, commit }: JobContext) => {
       delimiter: options.delimiter,
       columns: options.columns,
       headerLength: options.header.length,
+      defaultCountry: options.default_country,
       skipRows: checkpoint.row,
       batchSize: IMPORT_BATCH_ROWS[app.dialect],
     });

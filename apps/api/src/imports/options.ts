@@ -17,6 +17,8 @@ export type LearnersImportOptions = {
   /** The file's first row as it came. */
   header: string[];
   columns: ColumnMap;
+  /** ISO country of phone numbers written without their international prefix (upload field). */
+  default_country?: string;
   list: { uuid: string; name: string } | null;
   dry_run: boolean;
   /**

@@ -1,4 +1,5 @@
 import { BULK_IMPORT_MAX_LEARNERS, MESSAGES, fillMessage, matchImportHeader } from '@ccp/schemas';
+import type { TImportColumnOverrides } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 import { validationError } from '../lib/app-error.ts';
@@ -36,9 +37,9 @@ const firstRow = async (path: string, format: ImportFormat, delimiter: CsvDelimi
   return null;
 };
 
-const checkHeader = (header: string[] | null) => {
+const checkHeader = (header: string[] | null, overrides: TImportColumnOverrides | undefined) => {
   if (header === null) throw fileError(MESSAGES.importFileEmpty);
-  const matched = matchImportHeader(header);
+  const matched = matchImportHeader(header, overrides);
   if (matched.problems.length > 0) throw validationError({ file: matched.problems });
   return matched.columns;
 };
@@ -55,8 +56,22 @@ const checkRowCount = (totalRows: number) => {
  */
 export const prescanImport = async (
   db: Db,
-  { path, format, companyUuid }: { path: string; format: ImportFormat; companyUuid: string },
+  {
+    path,
+    format,
+    companyUuid,
+    overrides,
+    defaultCountry,
+  }: {
+    path: string;
+    format: ImportFormat;
+    companyUuid: string;
+    /** The upload's `columns`: header overrides of the automatic matching. */
+    overrides?: TImportColumnOverrides | undefined;
+    defaultCountry?: string | undefined;
+  },
 ): Promise<PrescanResult> => {
+  const rowOptions = { defaultCountry };
   const delimiter = format === 'csv' ? await detectDelimiter(path) : ',';
   const limit = await learnersLimitOf(db, companyUuid);
   try {
@@ -69,7 +84,7 @@ export const prescanImport = async (
         throw fileError(MESSAGES.importIrregularRows);
       }
       const header = await firstRow(path, format, delimiter);
-      const columns = checkHeader(header);
+      const columns = checkHeader(header, overrides);
       if ('brokenAtLine' in count) {
         throw fileError(fillMessage(MESSAGES.importCsvBroken, { line: count.brokenAtLine }));
       }
@@ -95,16 +110,16 @@ export const prescanImport = async (
     for await (const { line, cells } of readRows(path, format, delimiter)) {
       if (header === null) {
         header = cells;
-        columns = checkHeader(cells);
+        columns = checkHeader(cells, overrides);
         continue;
       }
       totalRows += 1;
       if (totalRows > BULK_IMPORT_MAX_LEARNERS) throw fileError(MESSAGES.importTooManyRows);
       if (!known) continue;
-      const key = rowKey(cells, columns);
+      const key = rowKey(cells, columns, rowOptions);
       if (key === null || firstLines.has(key)) continue;
       firstLines.set(key, line);
-      const check = checkRow(cells, columns, header.length, undefined);
+      const check = checkRow(cells, columns, header.length, undefined, rowOptions);
       if (check.ok && known.get(check.key) !== 'active') added += 1;
     }
   } catch (error) {

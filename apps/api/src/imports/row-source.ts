@@ -15,6 +15,8 @@ export type RowSourceParams = {
   delimiter: CsvDelimiter;
   columns: ColumnMap;
   headerLength: number;
+  /** ISO country of national phone numbers (the upload's default_country). */
+  defaultCountry?: string | undefined;
   /** Data rows already committed (the checkpoint): read for the duplicate check, not returned. */
   skipRows: number;
   batchSize: number;
@@ -27,6 +29,7 @@ export type PreparedRow =
 /** Batches of validated data rows after the checkpoint, in file order. */
 export async function* preparedBatches(params: RowSourceParams): AsyncGenerator<PreparedRow[]> {
   const { columns, headerLength, skipRows, batchSize } = params;
+  const rowOptions = { defaultCountry: params.defaultCountry };
   // Where each e-mail (or phone) first appeared: later rows with it are reported as duplicates.
   // Rebuilt from the raw cells of every row, so a resumed job needs no validation of skipped ones.
   const firstLines = new Map<string, number>();
@@ -39,11 +42,11 @@ export async function* preparedBatches(params: RowSourceParams): AsyncGenerator<
       continue;
     }
     row += 1;
-    const key = rowKey(cells, columns);
+    const key = rowKey(cells, columns, rowOptions);
     const firstLine = key === null ? undefined : firstLines.get(key);
     if (key !== null && firstLine === undefined) firstLines.set(key, line);
     if (row <= skipRows) continue;
-    const check = checkRow(cells, columns, headerLength, firstLine);
+    const check = checkRow(cells, columns, headerLength, firstLine, rowOptions);
     batch.push(
       check.ok
         ? { row, line, ok: true, learner: check.learner, key: check.key }

@@ -58,6 +58,23 @@ export const matchCode = (
 };
 
 /**
+ * True when `code` is right for a step within the accepted drift that was already used (at or
+ * before `lastStep`): a second sign-in within the same 30 seconds, not a wrong code.
+ */
+export const isSpentCode = (
+  secret: string,
+  code: string,
+  clock: Clock,
+  lastStep: number | null,
+): boolean => {
+  if (lastStep === null) return false;
+  const now = currentStep(clock);
+  return [now - 1, now, now + 1].some(
+    (step) => step <= lastStep && sameCode(codeAt(secret, step), code),
+  );
+};
+
+/**
  * Setup check: `first` is the code of some step s and `second` of s + 1, with s from two steps
  * back (the user typed the first code, then waited for the next one) to one step ahead.
  * Returns the step of the second code, or null.

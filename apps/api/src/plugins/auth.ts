@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 import type { AuthContext } from '../context.ts';
+import { findApiToken, isApiToken } from '../lib/api-tokens.ts';
 import { AppError } from '../lib/app-error.ts';
+import { routeScope, scopesAllow } from '../lib/token-scopes.ts';
 import { findAccessToken } from '../lib/tokens.ts';
 
 const bearerOf = (request: FastifyRequest): string | null => {
@@ -13,8 +15,34 @@ const bearerOf = (request: FastifyRequest): string | null => {
 };
 
 /**
+ * A personal API token as the caller: 401 when unknown, expired or revoked; 403 on a route its
+ * scopes do not open (lib/token-scopes.ts), and always on token and session management.
+ */
+const apiTokenAuth = async (
+  app: FastifyInstance,
+  request: FastifyRequest,
+  token: string,
+): Promise<AuthContext> => {
+  const found = await findApiToken(app, token);
+  if (!found) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
+  const needed = routeScope(request.method, request.routeOptions.url ?? '');
+  if (needed === 'never') throw new AppError('FORBIDDEN', MESSAGES.apiTokenNotAllowed);
+  if (needed !== 'any' && !scopesAllow(found.scopes, needed)) {
+    throw new AppError('FORBIDDEN', MESSAGES.apiTokenScopeMissing);
+  }
+  return {
+    user: found.user,
+    stage: 'full',
+    tokenHash: '',
+    familyUuid: '',
+    apiToken: { uuid: found.uuid, scopes: found.scopes },
+  };
+};
+
+/**
  * Every `/api/` route needs a bearer token unless its config says `auth: false`.
- * First-step (pre-2FA) tokens open only routes that say `auth: 'otp'`.
+ * First-step (pre-2FA) tokens open only routes that say `auth: 'otp'`; personal API tokens only
+ * the routes their scopes allow.
  */
 export const authPlugin = fp(
   (app: FastifyInstance) => {
@@ -26,6 +54,10 @@ export const authPlugin = fp(
       if (request.url.startsWith('/api/docs')) return;
       if (request.routeOptions.url === undefined) return; // 404s answer as not found, not 401
       const token = bearerOf(request);
+      if (token && isApiToken(token)) {
+        request.auth = await apiTokenAuth(app, request, token);
+        return;
+      }
       const found = token ? await findAccessToken(app, token) : null;
       if (!found) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
       if (found.stage === 'otp' && required !== 'otp') {

@@ -702,4 +702,43 @@ describe('bulk learner import: the other calls', async () => {
     const again = await call(app, { method: 'GET', url: '/api/v1/users/me/outbox', headers });
     expect(again.json.meta.total).toBe(1);
   });
+  it('takes header overrides (columns) and a default country for national phone numbers', async () => {
+    const { company, headers } = await createSignedInUser(app);
+    const file = csv([
+      ['Nome', 'Cognome', 'Recapito', 'Telefono', 'Canali'],
+      ['Mario', 'Bianchi', '333 111 2222', '06 555 1234', 'whatsapp'],
+      ['Lucia', 'Verdi', '+39 333 111 3333', '', 'WhatsApp'],
+    ]);
+    const fields = { columns: JSON.stringify({ recapito: 'phone', telefono: 'ignore' }) };
+    const job = await importFile(
+      app,
+      headers,
+      { name: 'rubrica.csv', content: file },
+      { ...fields, default_country: 'it' },
+    );
+    expect(job).toMatchObject({ status: 'completed', created: 2, failed: 0 });
+    expect((await learnersOf(app, company.uuid)).map((learner) => learner.phone)).toEqual([
+      '+393331112222',
+      '+393331113333',
+    ]);
+
+    // Without the country the national number is refused, as the learner form refuses it.
+    const again = await importFile(app, headers, { name: 'rubrica.csv', content: file }, fields);
+    expect(again).toMatchObject({ status: 'completed', failed: 1, skipped: 1 });
+
+    const bad = await uploadImport(
+      app,
+      headers,
+      { name: 'x.csv', content: file },
+      {
+        columns: '{"Recapito":"mobile"}',
+        default_country: 'XX',
+      },
+    );
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json.error.errors).toMatchObject({
+      'columns.Recapito': [MESSAGES.importColumnMapInvalid],
+      default_country: [MESSAGES.importDefaultCountryInvalid],
+    });
+  });
 });

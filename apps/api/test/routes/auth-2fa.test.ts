@@ -176,7 +176,7 @@ describe('the user and two-factor setup', async () => {
       expect(next.json.data.is_2fa_enabled).toBe(true);
       const replayed = await twoFactorToken(app, next.json.data, totpCode(app, secret, 1));
       expect(replayed.statusCode).toBe(422);
-      expect(replayed.json).toEqual(errorBody(422, 'INVALID_CODE', 'Invalid code.'));
+      expect(replayed.json).toEqual(errorBody(422, 'CODE_ALREADY_USED', MESSAGES.codeAlreadyUsed));
       app.testClock.advance(60_000);
       expect((await twoFactorToken(app, next.json.data, totpCode(app, secret))).statusCode).toBe(
         200,

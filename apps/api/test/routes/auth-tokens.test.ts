@@ -117,7 +117,8 @@ describe('the two sign-in steps and the token lifecycle', async () => {
       await twoFactorToken(app, await firstStep(user.email), code);
       const replayed = await twoFactorToken(app, await firstStep(user.email), code);
       expect(replayed.statusCode).toBe(422);
-      expect(replayed.json).toEqual(invalidCode);
+      // A right code whose step was spent says so, so a client with the secret waits a step.
+      expect(replayed.json).toEqual(errorBody(422, 'CODE_ALREADY_USED', MESSAGES.codeAlreadyUsed));
       // A replay counts as a failed attempt; the next right code clears the count.
       const otpFailures = () =>
         app.db

@@ -10,6 +10,8 @@ export const EXIT = {
   ok: 0,
   error: 1,
   usage: 2,
+  /** Done, but not everything: the course has no data yet, or rows of an import failed. */
+  incomplete: 3,
   auth: 4,
   cancelled: 130,
 } as const;
@@ -18,6 +20,8 @@ export type TExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const NOT_SIGNED_IN = 'Not signed in. Run: ccp login';
 export const SESSION_EXPIRED = 'Session expired. Run: ccp login';
+export const TOKEN_REFUSED =
+  'CCP_TOKEN was refused: it expired, was revoked, or is not a CCP API token. Create one with: ccp tokens create';
 
 /** An error a command throws on purpose: its message is for the user, its code for the shell. */
 export class CliError extends Error {

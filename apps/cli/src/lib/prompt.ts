@@ -13,6 +13,8 @@ export type AskOptions = {
 export type Prompter = {
   text: (options: AskOptions) => Promise<string>;
   secret: (options: AskOptions) => Promise<string>;
+  /** Yes or no; off a terminal it fails naming the flag (`--yes`). */
+  confirm: (options: Omit<AskOptions, 'validate'>) => Promise<boolean>;
 };
 
 /** The exit-2 error for input ccp would have asked for, naming the flags that give it. */
@@ -25,9 +27,10 @@ export const createPrompter = async (io: CliIo, interactive: boolean): Promise<P
     return {
       text: ({ flag }) => Promise.reject(cannotPrompt(flag)),
       secret: ({ flag }) => Promise.reject(cannotPrompt(flag)),
+      confirm: ({ flag }) => Promise.reject(cannotPrompt(flag)),
     };
   }
-  const { input, password } = await import('@inquirer/prompts');
+  const { confirm, input, password } = await import('@inquirer/prompts');
   const context = { input: io.stdin, output: io.stdout as NodeJS.WritableStream };
   const check = (validate: AskOptions['validate']) => (value: string) => validate?.(value) ?? true;
   return {
@@ -35,5 +38,6 @@ export const createPrompter = async (io: CliIo, interactive: boolean): Promise<P
       input({ message, validate: check(validate) }, context).then((value) => value.trim()),
     secret: ({ message, validate }) =>
       password({ message, mask: true, validate: check(validate) }, context),
+    confirm: ({ message }) => confirm({ message, default: false }, context),
   };
 };

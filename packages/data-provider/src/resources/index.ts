@@ -1,6 +1,8 @@
 import { analyticsResource } from './analytics.ts';
+import { apiTokensResource } from './api-tokens.ts';
 import { coursesResource, coursesShortResource } from './courses.ts';
 import { exportsResource } from './exports.ts';
+import { learnersImportsResource } from './learners-imports.ts';
 import { learnersListsResource } from './learners-lists.ts';
 import { learnersResource } from './learners.ts';
 import {
@@ -29,6 +31,8 @@ export const RESOURCE_HANDLERS = {
   terms: termsResource,
   analytics: analyticsResource,
   exports: exportsResource,
+  'api-tokens': apiTokensResource,
+  'learners-imports': learnersImportsResource,
 } satisfies Record<string, ResourceHandlers>;
 
 export type TResource = keyof typeof RESOURCE_HANDLERS;

@@ -8,6 +8,7 @@ import * as deliveryExtra from './0005_delivery_extra.ts';
 import * as analytics from './0006_analytics.ts';
 import * as jobs from './0007_jobs.ts';
 import * as translationsFromLocales from './0008_translations_from_locales.ts';
+import * as apiTokens from './0009_api_tokens.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006_analytics': analytics,
   '0007_jobs': jobs,
   '0008_translations_from_locales': translationsFromLocales,
+  '0009_api_tokens': apiTokens,
 };

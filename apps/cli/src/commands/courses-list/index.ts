@@ -3,7 +3,7 @@ import { PAGINATION } from '@ccp/schemas';
 import type { TCourseListItem, TCourseStatus } from '@ccp/schemas';
 
 import type { GlobalOptions } from '../../lib/client.ts';
-import { requireSession } from '../../lib/client.ts';
+import { requireSession, useClassroom } from '../../lib/client.ts';
 import { canColor, canSpin } from '../../lib/interactive.ts';
 import type { CliIo } from '../../lib/io.ts';
 import { printErr, printJson, printOut } from '../../lib/io.ts';
@@ -59,7 +59,9 @@ export const COURSE_COLUMNS: readonly TableColumn<TCourseListItem>[] = [
  * newest first. `--json` prints the API's course objects as one array and nothing else on stdout.
  */
 export async function coursesList(options: CoursesListOptions, io: CliIo): Promise<void> {
-  const { client } = requireSession(options, io);
+  const session = requireSession(options, io);
+  await useClassroom(session, options, io);
+  const { client } = session;
   const provider = dataProvider(client);
   const filters = options.archived
     ? [{ field: 'archived', operator: 'eq' as const, value: true }]

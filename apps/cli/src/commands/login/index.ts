@@ -3,14 +3,13 @@ import {
   createHttpClient,
   failureIs,
   memoryTokenStore,
-  otpStep,
+  otpStepResult,
   passwordStep,
   signOut,
 } from '@ccp/data-provider';
 import type { TFirstStep } from '@ccp/data-provider';
 import { ZLoginRequestSchema, ZOtpCodeSchema } from '@ccp/schemas';
 import type { TUser } from '@ccp/schemas';
-import * as OTPAuth from 'otpauth';
 
 import type { GlobalOptions } from '../../lib/client.ts';
 import { cliClientEvents, openSession, revokeSession } from '../../lib/client.ts';
@@ -21,6 +20,9 @@ import type { CliIo } from '../../lib/io.ts';
 import { printErr, readAll } from '../../lib/io.ts';
 import { cannotPrompt, createPrompter } from '../../lib/prompt.ts';
 import { withSpinner } from '../../lib/spinner.ts';
+import { CODE_USED_WAITING, sleep, totpCode, untilNextStep } from '../../lib/otp.ts';
+
+export { totpCode } from '../../lib/otp.ts';
 
 export type LoginOptions = GlobalOptions & {
   email?: string;
@@ -42,17 +44,6 @@ const emailIssue = (email: string): string | undefined => {
 const otpIssue = (code: string): string | undefined => {
   const parsed = ZOtpCodeSchema.safeParse(code);
   return parsed.success ? undefined : parsed.error.issues[0]?.message;
-};
-
-/** The current code for a base32 TOTP secret (SHA-1, 6 digits, 30 s: what the API expects). */
-export const totpCode = (secret: string): string => {
-  let parsed: OTPAuth.Secret;
-  try {
-    parsed = OTPAuth.Secret.fromBase32(secret.replace(/\s+/g, '').toUpperCase());
-  } catch {
-    throw new UsageError('CCP_TOTP_SECRET is not a valid base32 secret.');
-  }
-  return new OTPAuth.TOTP({ secret: parsed }).generate();
 };
 
 /** The password from stdin: its trailing newline (from echo or a file) is not part of it. */
@@ -142,15 +133,26 @@ export async function login(options: LoginOptions, io: CliIo): Promise<void> {
     });
   };
   const canRetry = !options.otp && !totpSecret;
+  let waitedForStep = false;
   const confirmCode = async (): Promise<TUser> => {
     for (let attempt = 1; ; attempt += 1) {
       const code = (await nextCode()).replace(/\s+/g, '');
-      const user = await withSpinner(io, spin, 'Checking the code…', () =>
-        otpStep(client, firstStep, code),
+      const result = await withSpinner(io, spin, 'Checking the code…', () =>
+        otpStepResult(client, firstStep, code),
       );
-      if (user) return user;
+      if ('user' in result) return result.user;
+      // Two logins with one secret within 30 s: the second waits for the next step, once.
+      if (result.refused === 'used' && totpSecret && !options.otp && !waitedForStep) {
+        waitedForStep = true;
+        printErr(io, CODE_USED_WAITING);
+        await sleep(untilNextStep());
+        attempt -= 1;
+        continue;
+      }
+      if (result.refused === 'used' && !canRetry)
+        throw new AuthError(specText(lang, 'codeAlreadyUsed'));
       if (!canRetry || attempt >= OTP_ATTEMPTS) throw new AuthError(specText(lang, 'otpInvalid'));
-      printErr(io, specText(lang, 'otpInvalid'));
+      printErr(io, specText(lang, result.refused === 'used' ? 'codeAlreadyUsed' : 'otpInvalid'));
     }
   };
   const user = await confirmCode();

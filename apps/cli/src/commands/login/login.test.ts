@@ -1,11 +1,17 @@
 import { MESSAGES } from '@ccp/schemas';
 import * as OTPAuth from 'otpauth';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { describe, expect, it, vi } from 'vitest';
 
 import { UsageError } from '../../lib/errors.ts';
+import { CODE_USED_WAITING } from '../../lib/otp.ts';
 import { runInProcess } from '../../lib/test-io.ts';
 import { passwordFromStdin, totpCode } from './index.ts';
 
+const SECRET = 'JBSWY3DPEHPK3PXP';
 const terminal = { stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true };
 // Nothing listens on port 9: a test that reached the network would fail differently.
 const offline = { CCP_API_URL: 'http://127.0.0.1:9', CCP_CONFIG_DIR: '/nonexistent/ccp' };
@@ -116,5 +122,55 @@ describe('login helpers', () => {
 
   it('refuses a secret that is not base32', () => {
     expect(() => totpCode('not base32 !!!')).toThrow(UsageError);
+  });
+});
+
+describe('ccp login with CCP_TOTP_SECRET when the code of this step was already used', () => {
+  const user = { uuid: 'u1', email: 'ada@example.com', company: { name: 'Acme' } };
+  const answer = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+  it('says so, waits for the next 30-second step once, and signs in with its code', async () => {
+    const codes: string[] = [];
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+    vi.setSystemTime(new Date('2026-11-23T10:00:10Z'));
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      const path = new URL(url).pathname;
+      if (path === '/api/v1/users/oauth/token') {
+        return answer(200, {
+          data: { access_token: 'a0', refresh_token: 'r0', is_2fa_enabled: true },
+        });
+      }
+      if (path === '/api/v1/users/oauth/2fa-token') {
+        codes.push((JSON.parse(init.body as string) as { code: string }).code);
+        if (codes.length === 1) {
+          return answer(422, {
+            error: { status: 422, code: 'CODE_ALREADY_USED', message: MESSAGES.codeAlreadyUsed },
+          });
+        }
+        return answer(200, { data: { access_token: 'a1', refresh_token: 'r1', user } });
+      }
+      return answer(404, { error: { status: 404, code: 'NOT_FOUND', message: 'x' } });
+    });
+    const dir = mkdtempSync(path.join(tmpdir(), 'ccp-login-used-'));
+    try {
+      const run = runInProcess(['login', '--email', 'ada@example.com', '--password-stdin'], {
+        env: { CCP_API_URL: 'http://127.0.0.1:9', CCP_CONFIG_DIR: dir, CCP_TOTP_SECRET: SECRET },
+        stdin: 'secret\n',
+      });
+      await vi.advanceTimersByTimeAsync(25_000);
+      const result = await run;
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+      expect(result.stderr).toBe(`${CODE_USED_WAITING}\nSigned in as ada@example.com (Acme)\n`);
+      const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(SECRET) });
+      expect(codes).toEqual([
+        totp.generate({ timestamp: Date.parse('2026-11-23T10:00:10Z') }),
+        totp.generate({ timestamp: Date.parse('2026-11-23T10:00:31Z') }),
+      ]);
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import {
   BarChartOutlined,
   HomeOutlined,
+  KeyOutlined,
   LogoutOutlined,
   PlusCircleOutlined,
   TeamOutlined,
@@ -62,6 +63,10 @@ export const TopBar = () => {
         <div className="top-bar-end">
           <ClassroomSwitch />
           <LanguageSwitch />
+          <Link to={ROUTES.apiTokens} className="top-nav-item" title={t('layout.nav.apiTokens')}>
+            <KeyOutlined aria-hidden />
+            <span className="top-nav-text">{t('layout.nav.apiTokens')}</span>
+          </Link>
           <Link to={ROUTES.logout} className="top-nav-item" title={t('layout.nav.logOut')}>
             <LogoutOutlined aria-hidden />
             <span className="top-nav-text">{t('layout.nav.logOut')}</span>

@@ -23,9 +23,8 @@ import {
   recordFailure,
 } from '../../../lib/rate-limit.ts';
 import { issueTokenPair, revokeFamily, rotateRefreshToken } from '../../../lib/tokens.ts';
-import { matchCode } from '../../../lib/totp.ts';
 import { authOf } from '../../../plugins/auth.ts';
-import { tokenDeps, tooManyAttempts } from './shared.ts';
+import { spendTotpCode, tokenDeps, tooManyAttempts } from './shared.ts';
 import { loadUser } from './user-resource.ts';
 
 // An unknown email still costs one scrypt run, so timing does not tell which emails exist.
@@ -36,7 +35,6 @@ const dummyPasswordHash = () => (dummyHash ??= hashPassword('not-a-real-password
 export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
   const invalidRefreshToken = () =>
     new AppError('INVALID_REFRESH_TOKEN', MESSAGES.invalidRefreshToken);
-  const invalidCode = () => new AppError('INVALID_CODE', MESSAGES.invalidCode);
 
   app.post(
     '/api/v1/users/oauth/token',
@@ -93,7 +91,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Complete sign-in with a TOTP code (second step)',
         description:
-          'Bearer: the first-step access token; refresh_token: the first-step refresh token of the same sign-in. Answers full tokens and the user. A code is accepted once; wrong codes count towards the 429 limit.',
+          'Bearer: the first-step access token; refresh_token: the first-step refresh token of the same sign-in. Answers full tokens and the user. A code is accepted once (a right code whose 30-second step was already used answers 422 CODE_ALREADY_USED); wrong codes count towards the 429 limit.',
         body: ZTwoFactorTokenRequestSchema,
         response: { 200: ZTwoFactorTokenResponseSchema },
       },
@@ -121,19 +119,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       const keys = [failureKey.otp(user.uuid), failureKey.ip(request.ip)];
       const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
       if (wait !== null) throw tooManyAttempts(reply, wait);
-      const step = matchCode(user.totp_secret, request.body.code, app.clock, user.totp_last_step);
-      if (step === null) {
-        await recordFailure(app, keys);
-        throw invalidCode();
-      }
-      // Consume the code's step first: of two concurrent requests with one code, one wins.
-      const consumed = await app.db
-        .updateTable('users')
-        .set({ totp_last_step: step })
-        .where('uuid', '=', user.uuid)
-        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-        .executeTakeFirst();
-      if (Number(consumed.numUpdatedRows) !== 1) throw invalidCode();
+      await spendTotpCode(app, user, request.body.code, keys);
       const spent = await app.db
         .updateTable('auth_tokens')
         .set({ used_at: now })
@@ -142,7 +128,6 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         .executeTakeFirst();
       if (Number(spent.numUpdatedRows) !== 1) throw invalidRefreshToken();
 
-      await clearFailures(app, failureKey.otp(user.uuid));
       await revokeFamily(app, auth.familyUuid);
       const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'full');
       return {

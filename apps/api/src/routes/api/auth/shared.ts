@@ -1,7 +1,10 @@
 import { MESSAGES } from '@ccp/schemas';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
+import type { UsersTable } from '../../../db/types.ts';
 import { AppError } from '../../../lib/app-error.ts';
+import { clearFailures, failureKey, recordFailure } from '../../../lib/rate-limit.ts';
+import { isSpentCode, matchCode } from '../../../lib/totp.ts';
 
 /** What lib/tokens.ts needs, taken from the app. */
 export const tokenDeps = (app: FastifyInstance) => ({
@@ -14,4 +17,37 @@ export const tokenDeps = (app: FastifyInstance) => ({
 export const tooManyAttempts = (reply: FastifyReply, retryAfterSeconds: number): AppError => {
   reply.header('retry-after', String(retryAfterSeconds));
   return new AppError('TOO_MANY_ATTEMPTS', MESSAGES.tooManyAttempts);
+};
+
+/**
+ * Checks a TOTP code of `user` and spends its step, so the code works once. A wrong code counts
+ * under `keys` and answers INVALID_CODE; a right code whose step was already spent (another
+ * sign-in within the same 30 seconds, or a concurrent request with the same code) answers
+ * CODE_ALREADY_USED, so a client holding the secret knows to wait for the next step. The caller
+ * checks the lock (lockedFor) first.
+ */
+export const spendTotpCode = async (
+  app: FastifyInstance,
+  user: Pick<UsersTable, 'uuid' | 'totp_secret' | 'totp_last_step'>,
+  code: string,
+  keys: readonly string[],
+): Promise<void> => {
+  const secret = user.totp_secret;
+  if (!secret) throw new AppError('TWO_FACTOR_REQUIRED', MESSAGES.twoFactorNotEnabled);
+  const alreadyUsed = () => new AppError('CODE_ALREADY_USED', MESSAGES.codeAlreadyUsed);
+  const step = matchCode(secret, code, app.clock, user.totp_last_step);
+  if (step === null) {
+    await recordFailure(app, keys);
+    if (isSpentCode(secret, code, app.clock, user.totp_last_step)) throw alreadyUsed();
+    throw new AppError('INVALID_CODE', MESSAGES.invalidCode);
+  }
+  // Consume the code's step first: of two concurrent requests with one code, one wins.
+  const consumed = await app.db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('uuid', '=', user.uuid)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  if (Number(consumed.numUpdatedRows) !== 1) throw alreadyUsed();
+  await clearFailures(app, failureKey.otp(user.uuid));
 };

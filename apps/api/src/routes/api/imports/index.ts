@@ -83,7 +83,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
       schema: {
         tags,
         summary: 'Upload a CSV or XLSX file of learners to import in the background',
-        description: `multipart/form-data {file, list_uuid?, dry_run?}. The file (.csv or .xlsx, at most 700 MB; .xls is refused) is stored, then read once: a first row without the needed columns, broken CSV quoting, no rows or more than ${BULK_IMPORT_MAX_LEARNERS.toLocaleString('en')} rows answer 422 (errors.file); learners the file would add beyond the plan answer 402 with the limit. Nothing is written until then. Answers 202 with the queued job; poll GET …/imports/{jobUuid}. Rows are upserted by e-mail within the company (by phone when a row has no e-mail); every imported learner joins list_uuid when given; dry_run=true counts without writing. The requester is e-mailed the summary.`,
+        description: `multipart/form-data {file, list_uuid?, dry_run?, columns?, default_country?}. The file (.csv or .xlsx, at most 700 MB; .xls is refused) is stored, then read once: a first row without the needed columns, broken CSV quoting, no rows or more than ${BULK_IMPORT_MAX_LEARNERS.toLocaleString('en')} rows answer 422 (errors.file); learners the file would add beyond the plan answer 402 with the limit. Nothing is written until then. Answers 202 with the queued job; poll GET …/imports/{jobUuid}. Rows are upserted by e-mail within the company (by phone when a row has no e-mail); every imported learner joins list_uuid when given; dry_run=true counts without writing. The requester is e-mailed the summary.`,
         consumes: ['multipart/form-data'],
         body: z.object({
           file: z
@@ -97,6 +97,14 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
             .string()
             .optional()
             .meta({ description: 'true: validate and count, write nothing.' }),
+          columns: z.string().optional().meta({
+            description:
+              'JSON object of header overrides, {"Cellulare":"phone","Notes":"ignore"}: they win over the automatic matching of header names.',
+          }),
+          default_country: z.string().optional().meta({
+            description:
+              'ISO country (IT) of phone numbers written without their international prefix.',
+          }),
         }),
         response: { 202: ZImportJobResponseSchema },
       },
@@ -127,6 +135,8 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           path: file.path,
           format: file.format,
           companyUuid,
+          overrides: fields.columns,
+          defaultCountry: fields.default_country,
         });
         const options: LearnersImportOptions = {
           file_name: file.fileName,
@@ -134,6 +144,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           delimiter: scan.delimiter,
           header: scan.header,
           columns: scan.columns,
+          ...(fields.default_country ? { default_country: fields.default_country } : {}),
           list,
           dry_run: fields.dry_run ?? false,
           language: requestLanguage(request),

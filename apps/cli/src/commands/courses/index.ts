@@ -1,0 +1,58 @@
+import { createActions, dataProvider } from '@ccp/data-provider';
+import type { TCourse } from '@ccp/schemas';
+
+import type { GlobalOptions } from '../../lib/client.ts';
+import { requireSession, useClassroom } from '../../lib/client.ts';
+import type { CliIo } from '../../lib/io.ts';
+import { printErr, printJson } from '../../lib/io.ts';
+import { confirmOrYes, resolveCourse } from '../../lib/resolve.ts';
+
+export type CourseActionOptions = GlobalOptions & { json?: boolean; yes?: boolean; name?: string };
+
+/** `ccp courses clone <course> [--name]`: a draft copy with all languages and assessments. */
+export async function coursesClone(wanted: string, options: CourseActionOptions, io: CliIo) {
+  const session = requireSession(options, io);
+  await useClassroom(session, options, io);
+  const course = await resolveCourse(session, wanted);
+  const provider = dataProvider(session.client);
+  let clone = await createActions(provider).cloneCourse(course.uuid);
+  if (options.name && options.name !== clone.name) {
+    clone = (
+      await provider.update<TCourse>({
+        resource: 'courses',
+        id: clone.uuid,
+        // The Intro step (multipart): the name and description alone, lessons untouched.
+        variables: { name: options.name, description: clone.description },
+        meta: { intro: true },
+      })
+    ).data;
+  }
+  if (options.json) printJson(io, clone);
+  else printErr(io, `Cloned "${course.name}" as "${clone.name}" (${clone.uuid}).`);
+}
+
+/** `ccp courses archive|restore|delete <course>`. */
+export async function coursesAction(
+  action: 'archive' | 'restore' | 'delete',
+  wanted: string,
+  options: CourseActionOptions,
+  io: CliIo,
+): Promise<void> {
+  const session = requireSession(options, io);
+  await useClassroom(session, options, io);
+  const course = await resolveCourse(session, wanted);
+  const provider = dataProvider(session.client);
+  const actions = createActions(provider);
+  let result: unknown;
+  if (action === 'archive') result = await actions.archiveCourse(course.uuid);
+  else if (action === 'restore') result = await actions.restoreCourse(course.uuid);
+  else {
+    await confirmOrYes(io, options, `Delete the course "${course.name}" permanently?`);
+    result = (await provider.deleteOne({ resource: 'courses', id: course.uuid })).data;
+  }
+  if (options.json) printJson(io, result);
+  else {
+    const done = { archive: 'Archived', restore: 'Restored', delete: 'Deleted' }[action];
+    printErr(io, `${done} "${course.name}".`);
+  }
+}

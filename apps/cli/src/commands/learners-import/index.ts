@@ -1,0 +1,467 @@
+import { createHash } from 'node:crypto';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+import {
+  ApiError,
+  currentUser,
+  dataProvider,
+  learnersImportErrors,
+  uploadLearnersImport,
+} from '@ccp/data-provider';
+import {
+  FINISHED_JOB_STATUSES,
+  isKnownCountry,
+  matchImportHeader,
+  parseImportColumnOverrides,
+} from '@ccp/schemas';
+import type { TImportColumnOverrides, TImportJob, TLearnersList } from '@ccp/schemas';
+
+import type { CliSession, GlobalOptions } from '../../lib/client.ts';
+import { requireSession } from '../../lib/client.ts';
+import { configDir } from '../../lib/config.ts';
+import { writeFileAtomic } from '../../lib/credentials-store.ts';
+import { CliError, EXIT, UsageError } from '../../lib/errors.ts';
+import { openImportSource } from '../../lib/import-file.ts';
+import type { ImportSource } from '../../lib/import-file.ts';
+import { isCi } from '../../lib/interactive.ts';
+import type { CliIo } from '../../lib/io.ts';
+import { printErr, printJson, printOut } from '../../lib/io.ts';
+import { multipartBody } from '../../lib/multipart.ts';
+import { createProgress, formatBytes, formatCount } from '../../lib/progress.ts';
+import type { Progress } from '../../lib/progress.ts';
+import { checkImportFile } from './check.ts';
+import type { TCheckResult } from './check.ts';
+
+export type LearnersImportOptions = GlobalOptions & {
+  list?: string;
+  defaultCountry?: string;
+  map?: string[];
+  dryRun?: boolean;
+  errorsOut?: string;
+  /** False with --no-wait. */
+  wait?: boolean;
+  json?: boolean;
+};
+
+export type ImportStatusOptions = GlobalOptions & {
+  errorsOut?: string;
+  wait?: boolean;
+  json?: boolean;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Progress is for people: on stderr, a bar on a terminal, plain lines in CI, none with --json. */
+const progressFor = (io: CliIo, options: { json?: boolean }): Progress =>
+  createProgress(io, {
+    tty: io.stderrIsTTY && !isCi(io.env) && io.env.TERM !== 'dumb',
+    enabled: !options.json,
+  });
+
+/** `-`: stdin is kept in a temporary CSV first, so it can be checked, hashed and uploaded. */
+const spoolStdin = async (io: CliIo): Promise<{ file: string; cleanup: () => void }> => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ccp-import-'));
+  const file = path.join(dir, 'stdin.csv');
+  await pipeline(io.stdin, createWriteStream(file));
+  return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+};
+
+const overridesOf = (options: LearnersImportOptions): TImportColumnOverrides => {
+  try {
+    return parseImportColumnOverrides(options.map ?? []);
+  } catch (error) {
+    throw new UsageError(`--map: ${(error as Error).message}`);
+  }
+};
+
+const countryOf = (options: LearnersImportOptions): string | undefined => {
+  const country = options.defaultCountry?.trim().toUpperCase();
+  if (country && !isKnownCountry(country)) {
+    throw new UsageError(
+      `--default-country: expected a two-letter country code such as IT, got "${options.defaultCountry}".`,
+    );
+  }
+  return country || undefined;
+};
+
+const describeMapping = (check: Pick<TCheckResult, 'matched'>): string =>
+  `Columns: ${check.matched.matches
+    .map(
+      (match) =>
+        `${match.header.trim()} → ${match.column}${match.by === 'override' ? ' (--map)' : ''}`,
+    )
+    .join(', ')}`;
+
+const warnUnusedOverrides = (io: CliIo, check: Pick<TCheckResult, 'matched'>) => {
+  for (const key of check.matched.unusedOverrides) {
+    printErr(io, `Warning: --map names "${key}", which is not a column of the file.`);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Dry run: everything on this machine.
+
+const dryRun = async (
+  io: CliIo,
+  source: ImportSource,
+  fileName: string,
+  options: LearnersImportOptions,
+): Promise<void> => {
+  const progress = progressFor(io, options);
+  const started = Date.now();
+  const result = await checkImportFile(source, {
+    overrides: overridesOf(options),
+    defaultCountry: countryOf(options),
+    errorsOut: options.errorsOut,
+    onProgress: (rows, bytes) =>
+      progress.update(`Checked ${formatCount(rows)} rows (${formatBytes(bytes)})`),
+  });
+  progress.done();
+  const seconds = (Date.now() - started) / 1000;
+  if (options.json) {
+    printJson(io, {
+      file: fileName,
+      dry_run: true,
+      columns: result.matched.columns,
+      problems: result.problems,
+      total_rows: result.rows,
+      valid: result.valid,
+      failed: result.failed,
+      errors: result.errors,
+    });
+  } else {
+    if (result.matched.matches.length > 0) printErr(io, describeMapping(result));
+    warnUnusedOverrides(io, result);
+    for (const { line, reasons } of result.errors.slice(0, 50)) {
+      printOut(io, `line ${line}: ${reasons.join(' | ')}`);
+    }
+    if (result.errors.length > 50 || result.failed > result.errors.length) {
+      printErr(
+        io,
+        `… ${formatCount(result.failed - 50)} more rows with errors${options.errorsOut ? ` in ${options.errorsOut}` : ' (--errors-out FILE lists them all)'}.`,
+      );
+    }
+    printErr(
+      io,
+      `Dry run of ${fileName}: ${formatCount(result.rows)} rows, ${formatCount(result.valid)} valid, ${formatCount(result.failed)} with errors (${seconds.toFixed(1)} s). Nothing was sent.`,
+    );
+  }
+  if (result.problems.length > 0) {
+    throw new CliError(options.json ? '' : result.problems.join('\n'), EXIT.error);
+  }
+  if (result.failed > 0) throw new CliError('', EXIT.incomplete);
+};
+
+// ---------------------------------------------------------------------------------------------
+// The real run: upload, then wait for the job.
+
+/**
+ * Per file (content and options): the job once the upload was answered; before that, when the
+ * upload started, so a run interrupted between the server's 202 and its arrival can still find
+ * the job the server made.
+ */
+type ImportState = Record<
+  string,
+  { job: string | null; file: string; file_name: string; started_at: string }
+>;
+
+/** An upload answered 202 up to this long after it started is one we may have missed. */
+const UPLOAD_WINDOW_MS = 15 * 60 * 1000;
+
+/** The user's job for this file started by an interrupted upload, if the server made one. */
+const jobOfLostAnswer = async (
+  session: CliSession,
+  entry: ImportState[string],
+): Promise<TImportJob | null> => {
+  const me = await currentUser(session.client);
+  const { data } = await session.client.get<{ data: TImportJob[] }>('/api/v1/learners/imports', {
+    query: { per_page: 20 },
+  });
+  const from = Date.parse(entry.started_at) - 60_000;
+  return (
+    data.find(
+      (job) =>
+        job.user_uuid === me.uuid &&
+        job.file_name === entry.file_name &&
+        !job.dry_run &&
+        !FINISHED_JOB_STATUSES.includes(job.status) &&
+        Date.parse(job.created_at) >= from &&
+        Date.parse(job.created_at) <= from + UPLOAD_WINDOW_MS,
+    ) ?? null
+  );
+};
+
+const stateFile = (io: CliIo) => path.join(configDir(io), 'imports.json');
+
+const readState = (io: CliIo): ImportState => {
+  try {
+    return JSON.parse(readFileSync(stateFile(io), 'utf8')) as ImportState;
+  } catch {
+    return {};
+  }
+};
+
+const saveState = (io: CliIo, update: (state: ImportState) => void) => {
+  const state = readState(io);
+  update(state);
+  writeFileAtomic(stateFile(io), `${JSON.stringify(state, null, 2)}\n`);
+};
+
+const fileHash = async (file: string): Promise<string> => {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file, { highWaterMark: 1024 * 1024 }), hash);
+  return hash.digest('hex');
+};
+
+const jobPath = (uuid: string) => `/api/v1/learners/imports/${encodeURIComponent(uuid)}`;
+
+const getJob = async (session: CliSession, uuid: string): Promise<TImportJob> =>
+  (await session.client.get<{ data: TImportJob }>(jobPath(uuid))).data;
+
+const describeCounts = (job: TImportJob) =>
+  `${formatCount(job.created)} created, ${formatCount(job.updated)} updated, ${formatCount(job.skipped)} unchanged, ${formatCount(job.failed)} failed`;
+
+/**
+ * Polls the job until it ends: quickly at first (a small file is done in a blink), then four times
+ * a second, so the end is seen within 250 ms (a poll is one indexed read).
+ */
+const waitForJob = async (
+  io: CliIo,
+  session: CliSession,
+  first: TImportJob,
+  progress: Progress,
+): Promise<TImportJob> => {
+  let job = first;
+  let delay = 50;
+  while (!FINISHED_JOB_STATUSES.includes(job.status)) {
+    progress.update(
+      `Importing ${job.file_name}: ${formatCount(job.processed_rows)}/${formatCount(job.total_rows)} rows · ${describeCounts(job)}`,
+      job.total_rows > 0 ? job.processed_rows / job.total_rows : 0,
+    );
+    await sleep(delay);
+    delay = Math.min(250, delay * 2);
+    job = await getJob(session, job.uuid);
+  }
+  progress.done();
+  return job;
+};
+
+/** The summary, the error report, and the exit code of a finished job. */
+const finish = async (
+  io: CliIo,
+  session: CliSession,
+  job: TImportJob,
+  options: { json?: boolean; errorsOut?: string },
+): Promise<void> => {
+  if (options.errorsOut) {
+    const report = await learnersImportErrors(session.client, job.uuid);
+    await writeFile(options.errorsOut, report);
+  }
+  if (options.json) printJson(io, job);
+  else {
+    const what = job.dry_run ? 'Checked on the server' : 'Imported';
+    printErr(
+      io,
+      `${what} ${job.file_name} (job ${job.uuid}): ${formatCount(job.total_rows)} rows, ${describeCounts(job)}.`,
+    );
+    if (job.failed > 0) {
+      printErr(
+        io,
+        options.errorsOut
+          ? `The rows that failed are in ${options.errorsOut}.`
+          : `See the rows that failed: ccp learners import status ${job.uuid} --errors-out errors.csv`,
+      );
+    }
+  }
+  if (job.status === 'failed' || job.status === 'canceled') {
+    throw new CliError(job.error_summary ?? `The import ended ${job.status}.`, EXIT.error);
+  }
+  if (job.failed > 0) throw new CliError('', EXIT.incomplete);
+};
+
+const resolveList = async (session: CliSession, wanted: string): Promise<TLearnersList> => {
+  const { data } = await dataProvider(session.client).getList<TLearnersList>({
+    resource: 'learners-lists',
+  });
+  const found =
+    data.find((list) => list.uuid === wanted) ??
+    data.find((list) => list.name.toLowerCase() === wanted.toLowerCase());
+  if (!found) {
+    throw new UsageError(
+      `No learners list "${wanted}". Lists: ${data.map((list) => list.name).join(', ') || 'none'}.`,
+    );
+  }
+  return found;
+};
+
+/**
+ * `ccp learners import FILE`: checks the header here, uploads the file through the bulk-import
+ * endpoint and waits for the job. The job is remembered (by the file's content and the options)
+ * until it ends, so running the same command again after Ctrl-C or a lost connection re-attaches
+ * to it instead of importing twice; a finished file imported again changes nothing (upsert).
+ */
+export async function learnersImport(
+  file: string,
+  options: LearnersImportOptions,
+  io: CliIo,
+): Promise<void> {
+  const stdin = file === '-' ? await spoolStdin(io) : null;
+  const localFile = stdin?.file ?? file;
+  try {
+    try {
+      statSync(localFile);
+    } catch {
+      throw new UsageError(`No such file: ${file}`);
+    }
+    const source = await openImportSource(localFile);
+    const fileName = stdin ? 'stdin.csv' : path.basename(file);
+    if (options.dryRun) {
+      await dryRun(io, source, fileName, options);
+      return;
+    }
+    const overrides = overridesOf(options);
+    const defaultCountry = countryOf(options);
+
+    // The header is checked before anything is sent: a file the server would refuse for its
+    // columns fails here at once.
+    let header: string[] | null = null;
+    for await (const batch of source.rows()) {
+      header = batch[0]?.cells ?? null;
+      break;
+    }
+    const matched = matchImportHeader(header ?? [], overrides);
+    if (header !== null && matched.problems.length > 0) {
+      throw new CliError(matched.problems.join('\n'), EXIT.error);
+    }
+    if (!options.json && header !== null) printErr(io, describeMapping({ matched }));
+    if (header !== null) warnUnusedOverrides(io, { matched });
+
+    const session = requireSession(options, io);
+    const list = options.list ? await resolveList(session, options.list) : null;
+    const key = createHash('sha256')
+      .update(
+        JSON.stringify([
+          session.apiUrl,
+          await fileHash(localFile),
+          list?.uuid,
+          overrides,
+          defaultCountry,
+        ]),
+      )
+      .digest('hex');
+    const progress = progressFor(io, options);
+
+    let job: TImportJob | null = null;
+    const remembered = readState(io)[key];
+    if (remembered) {
+      try {
+        const previous = remembered.job
+          ? await getJob(session, remembered.job)
+          : await jobOfLostAnswer(session, remembered);
+        if (previous && !FINISHED_JOB_STATUSES.includes(previous.status)) {
+          job = previous;
+          if (!options.json) {
+            printErr(
+              io,
+              `Re-attaching to the import of this file already under way (job ${job.uuid}).`,
+            );
+          }
+        }
+      } catch (error) {
+        // A job the server no longer knows: import again.
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      }
+    }
+
+    if (!job) {
+      // A stream is sent once: make sure the session is fresh before the upload, not during it.
+      await currentUser(session.client);
+      let sent = 0;
+      const { size } = statSync(localFile);
+      const body = await multipartBody(
+        {
+          list_uuid: list?.uuid,
+          columns: Object.keys(overrides).length > 0 ? JSON.stringify(overrides) : undefined,
+          default_country: defaultCountry,
+        },
+        {
+          field: 'file',
+          path: localFile,
+          fileName,
+          contentType: source.format === 'csv' ? 'text/csv' : 'application/octet-stream',
+        },
+        (bytes) => {
+          sent += bytes;
+          progress.update(
+            `Uploading ${fileName}: ${formatBytes(sent)} of ${formatBytes(size)}`,
+            sent / size,
+          );
+        },
+      );
+      const entry = {
+        job: null,
+        file: path.resolve(localFile),
+        file_name: fileName,
+        started_at: new Date().toISOString(),
+      };
+      saveState(io, (state) => {
+        state[key] = entry;
+      });
+      job = await uploadLearnersImport(session.client, body);
+      const created = job;
+      saveState(io, (state) => {
+        state[key] = { ...entry, job: created.uuid };
+      });
+      progress.done(
+        options.json
+          ? undefined
+          : `Uploaded ${fileName} (${formatBytes(size)}): job ${job.uuid}, ${formatCount(job.total_rows)} rows.`,
+      );
+    }
+
+    if (options.wait === false) {
+      if (options.json) printJson(io, job);
+      else printOut(io, job.uuid);
+      return;
+    }
+    const finished = await waitForJob(io, session, job, progress);
+    saveState(io, (state) => {
+      delete state[key];
+    });
+    await finish(io, session, finished, options);
+  } finally {
+    stdin?.cleanup();
+  }
+}
+
+/** `ccp learners import status <job>`: re-attaches to an import and waits for it to end. */
+export async function learnersImportStatus(
+  jobUuid: string,
+  options: ImportStatusOptions,
+  io: CliIo,
+): Promise<void> {
+  const session = requireSession(options, io);
+  const job = await getJob(session, jobUuid);
+  if (options.wait === false) {
+    if (options.json) printJson(io, job);
+    else
+      printErr(
+        io,
+        `${job.status}: ${formatCount(job.processed_rows)}/${formatCount(job.total_rows)} rows, ${describeCounts(job)}.`,
+      );
+    return;
+  }
+  const finished = await waitForJob(io, session, job, progressFor(io, options));
+  await finish(io, session, finished, options);
+}

@@ -1,0 +1,622 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startJobRunner } from '@ccp/api';
+import type { JobRunner } from '@ccp/api';
+import { MESSAGES } from '@ccp/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+import { DEMO_PASSWORD, startApi } from './api-server.ts';
+import type { RunningApi } from './api-server.ts';
+
+// What trainers and CI jobs do with the real, bundled `ccp` (apps/cli/dist, built before these
+// tests) against the real API on a temporary database: imports, exports, course files, tokens.
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CCP = path.join(ROOT, 'apps/cli/bin/ccp.js');
+
+type Run = { code: number | null; stdout: string; stderr: string; stdoutBytes: Buffer };
+type RunOptions = {
+  input?: string;
+  env?: Record<string, string>;
+  onStart?: (child: ChildProcess) => void;
+};
+
+let api: RunningApi;
+let runner: JobRunner | null = null;
+let configDir: string;
+let workDir: string;
+
+const cleanEnv = (): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (
+      key.startsWith('CCP_') ||
+      key.startsWith('LC_') ||
+      ['CI', 'NO_COLOR', 'LANG'].includes(key)
+    ) {
+      delete env[key];
+    }
+  }
+  return env;
+};
+
+const ccp = (args: string[], options: RunOptions = {}): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CCP, ...args], {
+      cwd: workDir,
+      env: {
+        ...cleanEnv(),
+        CI: 'true',
+        CCP_CONFIG_DIR: configDir,
+        CCP_API_URL: api.url,
+        ...options.env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
+      resolve({ code, stdout: stdoutBytes.toString('utf8'), stderr, stdoutBytes });
+    });
+    options.onStart?.(child);
+    // Left open unless a test writes: a prompt would hang on it, so none may be shown.
+    if (options.input !== undefined) child.stdin.end(options.input);
+  });
+
+const inject = async <T = unknown>(method: 'GET' | 'POST', url: string, token: string) => {
+  const response = await api.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return {
+    status: response.statusCode,
+    data: (response.json<{ data: T }>() ?? {}).data,
+    raw: response,
+  };
+};
+
+const session = () =>
+  (
+    JSON.parse(readFileSync(path.join(configDir, 'credentials.json'), 'utf8')) as {
+      sessions: Record<string, { access_token: string }>;
+    }
+  ).sessions[api.url]!.access_token;
+
+const learnersCount = async () =>
+  Number(
+    (
+      await api.app.db
+        .selectFrom('learners')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirstOrThrow()
+    ).count,
+  );
+
+const file = (name: string, content: string) => {
+  const target = path.join(workDir, name);
+  writeFileSync(target, content);
+  return target;
+};
+
+const learnerRows = (count: number, prefix: string) =>
+  Array.from(
+    { length: count },
+    (_, index) => `Anna,Rossi,${prefix}${index}@example.test,,slack,it`,
+  ).join('\n');
+
+beforeAll(async () => {
+  api = await startApi();
+  configDir = mkdtempSync(path.join(tmpdir(), 'ccp-flows-config-'));
+  workDir = mkdtempSync(path.join(tmpdir(), 'ccp-flows-cwd-'));
+  const login = await ccp(
+    ['login', '--email', 'creator@example.com', '--password-stdin', '--otp', api.totp()],
+    { input: `${DEMO_PASSWORD}\n` },
+  );
+  if (login.code !== 0) throw new Error(`ccp login failed: ${login.stderr}`);
+});
+afterAll(async () => {
+  await runner?.stop();
+  await api.close();
+  rmSync(configDir, { recursive: true, force: true });
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('ccp learners import', () => {
+  it('--dry-run checks every row here, writes the error CSV and sends nothing (exit 3)', async () => {
+    const before = await learnersCount();
+    const csv = file(
+      'dry.csv',
+      'Nome,Cognome,E-mail Address,Cellulare,Canali\nAda,Lovelace,ada@x.test,,slack\nBad1,Row,nope,,slack\nMario,Rossi,,333 123 4567,whatsapp\n',
+    );
+    const errors = path.join(workDir, 'dry-errors.csv');
+    const run = await ccp([
+      'learners',
+      'import',
+      csv,
+      '--dry-run',
+      '--default-country',
+      'IT',
+      '--errors-out',
+      errors,
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(
+      'line 3: first_name: The name may only contain letters, spaces, apostrophes and dashes. | email: The email must be valid.\n',
+    );
+    expect(run.stderr).toContain(
+      'Columns: Nome → first_name, Cognome → last_name, E-mail Address → email, Cellulare → phone, Canali → channels',
+    );
+    expect(run.stderr).toContain('3 rows, 2 valid, 1 with errors');
+    expect(readFileSync(errors, 'utf8')).toBe(
+      '\uFEFFline,errors,Nome,Cognome,E-mail Address,Cellulare,Canali\r\n3,"first_name: The name may only contain letters, spaces, apostrophes and dashes. | email: The email must be valid.",Bad1,Row,nope,,slack\r\n',
+    );
+    expect(await learnersCount()).toBe(before);
+
+    const json = await ccp([
+      'learners',
+      'import',
+      csv,
+      '--dry-run',
+      '--json',
+      '--default-country',
+      'IT',
+    ]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      total_rows: 3,
+      valid: 2,
+      failed: 1,
+      errors: [{ line: 3 }],
+    });
+  });
+
+  it('imports into a list and waits; the error report comes from the job; a re-run changes nothing', async () => {
+    runner ??= startJobRunner(api.app, { pollMs: 20 });
+    const csv = file(
+      'people.csv',
+      `first_name,last_name,email,phone,channels,locale\n${learnerRows(50, 'p')}\nX1,Y,bad,,slack,en\n`,
+    );
+    const errors = path.join(workDir, 'people-errors.csv');
+    const before = await learnersCount();
+    const run = await ccp([
+      'learners',
+      'import',
+      csv,
+      '--list',
+      'Sales Italy',
+      '--errors-out',
+      errors,
+      '--json',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(3);
+    const job = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(job).toMatchObject({
+      status: 'completed',
+      total_rows: 51,
+      created: 50,
+      failed: 1,
+      learners_list: { name: 'Sales Italy' },
+    });
+    expect(await learnersCount()).toBe(before + 50);
+    expect(readFileSync(errors, 'utf8')).toContain(
+      '52,"first_name: The name may only contain letters',
+    );
+
+    const again = await ccp(['learners', 'import', csv, '--list', 'Sales Italy', '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      created: 0,
+      updated: 0,
+      skipped: 50,
+      failed: 1,
+    });
+    expect(await learnersCount()).toBe(before + 50);
+  });
+
+  it('reads CSV from stdin (-) and prints plain progress lines off a terminal', async () => {
+    const run = await ccp(['learners', 'import', '-'], {
+      input: `first_name,last_name,email,channels\n${learnerRows(3, 'stdin')}\n`.replace(
+        /,,slack,it/g,
+        ',slack',
+      ),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/Uploaded stdin\.csv .*3 rows\./);
+    expect(run.stderr).toMatch(/Imported stdin\.csv \(job [0-9a-f-]+\): 3 rows, 3 created/);
+    expect(run.stderr).not.toContain('\r');
+  });
+
+  it('interrupted while waiting and run again, it re-attaches: exact counts, no duplicates', async () => {
+    await runner?.stop();
+    runner = null;
+    const csv = file(
+      'big.csv',
+      `first_name,last_name,email,channels\n${learnerRows(300, 'big').replace(/,,slack,it/g, ',slack')}\n`,
+    );
+    const before = await learnersCount();
+    // No job runner: the job stays queued while the first ccp waits for it; Ctrl-C it then.
+    const first = await ccp(['learners', 'import', csv], {
+      onStart: (child) => {
+        const timer = setInterval(() => {
+          if (existsSync(path.join(configDir, 'imports.json'))) {
+            const state = readFileSync(path.join(configDir, 'imports.json'), 'utf8');
+            if (/"job": "[0-9a-f-]{36}"/.test(state)) {
+              clearInterval(timer);
+              child.kill('SIGINT');
+            }
+          }
+        }, 20);
+      },
+    });
+    expect(first.code).toBe(130);
+    expect(first.stderr).toContain('Cancelled.');
+    // Run again: it re-attaches to the queued job; only then may the job run.
+    const second = await ccp(['learners', 'import', csv], {
+      onStart: (child) => {
+        let said = '';
+        child.stderr?.on('data', (chunk: Buffer) => {
+          said += chunk.toString();
+          if (said.includes('Re-attaching') && !runner) {
+            runner = startJobRunner(api.app, { pollMs: 20 });
+          }
+        });
+      },
+    });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(
+      /Re-attaching to the import of this file already under way \(job /,
+    );
+    expect(second.stderr).toMatch(
+      /Imported big\.csv \(job [0-9a-f-]+\): 300 rows, 300 created, 0 updated, 0 unchanged, 0 failed\./,
+    );
+    expect(await learnersCount()).toBe(before + 300);
+    const jobs = await inject<{ file_name: string }[]>(
+      'GET',
+      '/api/v1/learners/imports?per_page=100',
+      session(),
+    );
+    expect(jobs.data.filter((job) => job.file_name === 'big.csv')).toHaveLength(1);
+  });
+
+  it('finds the job of an upload whose answer never arrived (Ctrl-C just after the 202)', async () => {
+    await runner?.stop();
+    runner = null;
+    const csv = file(
+      'lost.csv',
+      `first_name,last_name,email,channels\n${learnerRows(20, 'lost').replace(/,,slack,it/g, ',slack')}\n`,
+    );
+    const before = await learnersCount();
+    const queued = await ccp(['learners', 'import', csv, '--no-wait']);
+    expect(queued.code).toBe(0);
+    // As if the answer had been lost: the state knows the upload started, not its job.
+    const stateFile = path.join(configDir, 'imports.json');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as Record<
+      string,
+      { job: string | null }
+    >;
+    for (const entry of Object.values(state)) entry.job = null;
+    writeFileSync(stateFile, JSON.stringify(state));
+    const again = await ccp(['learners', 'import', csv], {
+      onStart: (child) => {
+        let said = '';
+        child.stderr?.on('data', (chunk: Buffer) => {
+          said += chunk.toString();
+          if (said.includes('Re-attaching') && !runner) {
+            runner = startJobRunner(api.app, { pollMs: 20 });
+          }
+        });
+      },
+    });
+    expect(again.stderr).toContain(
+      `Re-attaching to the import of this file already under way (job ${queued.stdout.trim()})`,
+    );
+    expect(again.code).toBe(0);
+    expect(await learnersCount()).toBe(before + 20);
+  });
+
+  it('import status re-attaches to a job by id', async () => {
+    const csv = file(
+      'later.csv',
+      `first_name,last_name,email,channels\nLuca,Bianchi,luca@example.test,slack\n`,
+    );
+    const queued = await ccp(['learners', 'import', csv, '--no-wait']);
+    expect(queued.code).toBe(0);
+    const job = queued.stdout.trim();
+    const status = await ccp(['learners', 'import', 'status', job, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ uuid: job, status: 'completed', created: 1 });
+  });
+});
+
+describe('ccp learners and lists', () => {
+  it('lists, gets, archives and restores learners; lists create and add', async () => {
+    const list = await ccp(['learners', 'list', '--search', 'luca@example.test', '--json']);
+    const [learner] = JSON.parse(list.stdout) as { uuid: string; email: string }[];
+    expect(learner?.email).toBe('luca@example.test');
+    expect(
+      JSON.parse((await ccp(['learners', 'get', 'luca@example.test', '--json'])).stdout),
+    ).toMatchObject({
+      uuid: learner!.uuid,
+    });
+    expect((await ccp(['lists', 'create', 'CI cohort', '--json'])).code).toBe(0);
+    expect((await ccp(['lists', 'add', 'CI cohort', 'luca@example.test'])).code).toBe(0);
+    const members = JSON.parse(
+      (await ccp(['learners', 'list', '--list', 'CI cohort', '--json'])).stdout,
+    ) as unknown[];
+    expect(members).toHaveLength(1);
+    expect((await ccp(['learners', 'archive', learner!.uuid])).stderr).toBe(
+      'Archived luca@example.test.\n',
+    );
+    expect((await ccp(['learners', 'restore', 'luca@example.test'])).code).toBe(0);
+  });
+
+  it('never waits on a prompt off a terminal: a permanent delete needs --yes (exit 2)', async () => {
+    const run = await ccp(['learners', 'delete', 'luca@example.test']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Missing --yes');
+    expect((await ccp(['lists', 'delete', 'CI cohort', '--yes'])).code).toBe(0);
+  });
+});
+
+describe('ccp courses', () => {
+  it('clones a course by name, with a new name', async () => {
+    const run = await ccp([
+      'courses',
+      'clone',
+      'Negotiation Basics',
+      '--name',
+      'Negotiation Basics 2027',
+      '--json',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const clone = JSON.parse(run.stdout) as { uuid: string; name: string; status: string };
+    expect(clone).toMatchObject({ name: 'Negotiation Basics 2027', status: 'draft' });
+  });
+
+  it('pull then push without edits changes nothing; an edit shows its diff and updates', async () => {
+    const target = path.join(workDir, 'course.yaml');
+    const pull = await ccp(['courses', 'pull', 'Negotiation Basics 2027', '-o', target]);
+    expect(pull.code).toBe(0);
+    const text = readFileSync(target, 'utf8');
+    const doc = parse(text) as {
+      uuid: string;
+      days: { day: number; lessons: Record<string, { title: string }> }[];
+    };
+    expect(doc.days.map((day) => day.day)).toEqual([...doc.days.keys()].map((index) => index + 1));
+
+    const before = await inject<{ updated_at: string }>(
+      'GET',
+      `/api/v1/classrooms/${await firstClassroom()}/courses/${doc.uuid}`,
+      session(),
+    );
+    const same = await ccp(['courses', 'push', target]);
+    expect(same).toMatchObject({ code: 0, stdout: '' });
+    expect(same.stderr).toContain('No changes');
+    const after = await inject<{ updated_at: string }>(
+      'GET',
+      `/api/v1/classrooms/${await firstClassroom()}/courses/${doc.uuid}`,
+      session(),
+    );
+    expect(after.data.updated_at).toBe(before.data.updated_at);
+
+    const title = doc.days[0]!.lessons.en!.title;
+    writeFileSync(target, text.replace(`title: ${title}`, 'title: A better first day'));
+    const dry = await ccp(['courses', 'push', target, '--dry-run']);
+    expect(dry.stdout).toBe(`~ days.1.en.title: ${JSON.stringify(title)} → "A better first day"\n`);
+    const push = await ccp(['courses', 'push', target]);
+    expect(push.code).toBe(0);
+    expect(push.stderr).toContain('1 change(s)');
+    const pulledAgain = await ccp(['courses', 'pull', doc.uuid]);
+    expect(pulledAgain.stdout).toBe(readFileSync(target, 'utf8'));
+  });
+
+  it('a file without uuid creates a new course with its lessons', async () => {
+    const source = path.join(workDir, 'course.yaml');
+    const target = path.join(workDir, 'new-course.yaml');
+    writeFileSync(
+      target,
+      readFileSync(source, 'utf8')
+        .replace(/^uuid: .*\n/m, '')
+        .replace(/^name: .*$/m, 'name: Negotiation from a file'),
+    );
+    const run = await ccp(['courses', 'push', target]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^\+ name: "Negotiation from a file"$/m);
+    expect(run.stderr).toMatch(/Created "Negotiation from a file" \(([0-9a-f-]+)\)/);
+    const uuid = /\(([0-9a-f-]{36})\)/.exec(run.stderr)![1]!;
+    const pulled = parse((await ccp(['courses', 'pull', uuid])).stdout) as Record<string, unknown>;
+    const original = parse(readFileSync(source, 'utf8')) as Record<string, unknown>;
+    expect({ ...pulled, uuid: undefined, name: undefined, status: undefined }).toEqual({
+      ...original,
+      uuid: undefined,
+      name: undefined,
+      status: undefined,
+    });
+  });
+
+  it('refuses a file that breaks the course rules, naming the field', async () => {
+    const target = path.join(workDir, 'course.yaml');
+    writeFileSync(
+      target,
+      readFileSync(target, 'utf8').replace(/learning_minutes: \d+/, 'learning_minutes: 999'),
+    );
+    const run = await ccp(['courses', 'push', target]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/days\[day 1\]\.lessons\.en\.learning_minutes: /);
+  });
+});
+
+const firstClassroom = async () => {
+  const company = await inject<{ uuid: string }>('GET', '/api/v1/company', session());
+  const rooms = await inject<{ uuid: string }[]>(
+    'GET',
+    `/api/v1/companies/${company.data.uuid}/classrooms`,
+    session(),
+  );
+  return rooms.data[0]!.uuid;
+};
+
+describe('ccp insights and API tokens (a CI job)', () => {
+  let token = '';
+
+  it('tokens create prints the token once; list shows it without the secret', async () => {
+    api.clock.advance(30_000);
+    const run = await ccp([
+      'tokens',
+      'create',
+      '--name',
+      'nightly',
+      '--scope',
+      'exports:read',
+      '--scope',
+      'analytics:read',
+      '--expires',
+      '7',
+      '--otp',
+      api.totp(),
+    ]);
+    expect(run.code).toBe(0);
+    token = run.stdout.trim();
+    expect(token).toMatch(/^ccp_pat_/);
+    const list = JSON.parse((await ccp(['tokens', 'list', '--json'])).stdout) as {
+      name: string;
+      token?: string;
+    }[];
+    expect(list.map((entry) => entry.name)).toContain('nightly');
+    expect(JSON.stringify(list)).not.toContain(token);
+  });
+
+  it('tokens create off a terminal without a code exits 2 at once', async () => {
+    const run = await ccp(['tokens', 'create', '--name', 'x', '--scope', 'exports:read']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--otp');
+  });
+
+  it('insights export -o - with CCP_TOKEN: no login, the download endpoint’s bytes', async () => {
+    const env = {
+      CCP_TOKEN: token,
+      CCP_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'ccp-empty-')),
+    };
+    const run = await ccp(
+      ['insights', 'export', '--course', 'Negotiation Basics', '--type', 'statistics', '-o', '-'],
+      { env },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(env.CCP_CONFIG_DIR, 'credentials.json'))).toBe(false);
+    // The same export through the API, downloaded: the same bytes.
+    const courses = await inject<{ uuid: string; name: string }[]>(
+      'GET',
+      `/api/v1/classrooms/${await firstClassroom()}/courses/short`,
+      session(),
+    );
+    const course = courses.data.find((entry) => entry.name === 'Negotiation Basics')!;
+    const created = await inject<{ export_id: string }>(
+      'POST',
+      `/api/v1/analytics/courses/${course.uuid}/export-delivery-statistics`,
+      session(),
+    );
+    const download = await inject<{ file_content: string }>(
+      'GET',
+      `/api/v1/analytics/exports/${created.data.export_id}/download`,
+      session(),
+    );
+    expect(run.stdoutBytes.equals(Buffer.from(download.data.file_content, 'base64'))).toBe(true);
+    expect(run.stdoutBytes.length).toBeGreaterThan(100);
+
+    const show = await ccp(['insights', 'show', '--course', 'Negotiation Basics', '--json'], {
+      env,
+    });
+    expect(JSON.parse(show.stdout)).toMatchObject({ name: 'Negotiation Basics', status: 'active' });
+  });
+
+  it('a course without data yet exits 3; another classroom is chosen with --classroom', async () => {
+    const env = { CCP_TOKEN: token };
+    const draft = await ccp(
+      [
+        'insights',
+        'export',
+        '--course',
+        'Cold Calling 101',
+        '--type',
+        'statistics',
+        '-o',
+        path.join(workDir, 'cold.csv'),
+      ],
+      { env },
+    );
+    expect(draft.code).toBe(3);
+    expect(draft.stderr).toContain('No data yet for "Cold Calling 101"');
+    const other = await ccp(['courses', 'list', '--classroom', 'Onboarding', '--json']);
+    expect((JSON.parse(other.stdout) as { name: string }[]).map((course) => course.name)).toContain(
+      'Welcome to Acme',
+    );
+    const missing = await ccp(['insights', 'show', '--course', 'Welcome to Acme'], { env });
+    expect(missing.code).toBe(2);
+  });
+
+  it('two CI runs at once with the same token both succeed', async () => {
+    const env = { CCP_TOKEN: token };
+    const args = [
+      'insights',
+      'export',
+      '--course',
+      'Negotiation Basics',
+      '--type',
+      'not-enrolled',
+      '-o',
+      '-',
+    ];
+    const runs = await Promise.all([ccp(args, { env }), ccp(args, { env })]);
+    for (const run of runs) expect(run).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('a call outside the token’s scopes is refused (403, exit 1); revoked or expired tokens exit 4', async () => {
+    const env = { CCP_TOKEN: token };
+    const courses = await ccp(['courses', 'list', '--json'], { env });
+    expect(courses).toMatchObject({ code: 1, stdout: '' });
+    expect(courses.stderr).toContain(MESSAGES.apiTokenScopeMissing);
+    const tokens = await ccp(['tokens', 'list'], { env });
+    expect(tokens.stderr).toContain(MESSAGES.apiTokenNotAllowed);
+
+    api.clock.advance(8 * 24 * 60 * 60 * 1000);
+    const expired = await ccp(['insights', 'show', '--course', 'Negotiation Basics'], { env });
+    expect(expired.code).toBe(4);
+    expect(expired.stderr).toContain('CCP_TOKEN was refused');
+    api.clock.advance(-8 * 24 * 60 * 60 * 1000);
+
+    expect((await ccp(['tokens', 'revoke', 'nightly'])).code).toBe(0);
+    const revoked = await ccp(['insights', 'show', '--course', 'Negotiation Basics'], { env });
+    expect(revoked.code).toBe(4);
+  });
+});
+
+describe('ccp completion and version', () => {
+  it.each(['bash', 'zsh', 'fish'])(
+    'prints a %s completion script naming the commands',
+    async (shell) => {
+      const run = await ccp(['completion', shell]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('learners');
+      expect(run.stdout).toContain('import');
+    },
+  );
+
+  it('--version prints the package version', async () => {
+    const run = await ccp(['--version']);
+    expect(run.stdout).toBe('0.1.0\n');
+  });
+});
