@@ -350,7 +350,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
         tags: TAGS,
         summary: 'Translate a course’s lessons into another language by AI',
         description:
-          'Translates every lesson of the primary language into `target_language` (en, it, de) and adds that language to the course. A language that already has lessons answers 422 unless `overwrite: true`. Needs an AI provider (503 naming OPENAI_API_KEY otherwise). A provider failure answers 502: a server error, or a size mismatch when the provider returns a different number of texts than it was sent; nothing is stored then. Counts one `a-i-translator` use (402 when the plan has none left this month). Answers `{data: {course, problems, generator, warnings}}`.',
+          'Translates every lesson of the primary language (or only those of `days`) into `target_language` (en, it, de) and adds that language to the course. A language that already has lessons answers 422 unless `overwrite: true`. Needs an AI provider (503 naming OPENAI_API_KEY otherwise). A provider failure answers 502: a server error, or a size mismatch when the provider returns a different number of texts than it was sent; nothing is stored then. Counts one `a-i-translator` use (402 when the plan has none left this month). Answers `{data: {course, problems, generator, warnings}}`.',
         params: ZCourseParamsSchema,
         body: ZAiTranslateRequestSchema,
         response: { 200: ZAiCourseResultResponseSchema },
@@ -360,7 +360,8 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       const { user } = authOf(request);
       const companyUuid = user.company_uuid;
       const { classroomUuid, courseUuid } = request.params;
-      const { target_language: target, model, overwrite } = request.body;
+      const { target_language: target, model, overwrite, days } = request.body;
+      const inScope = (day: number) => !days || days.includes(day);
       const row = await findCourse(app.db, companyUuid, classroomUuid, courseUuid);
       if (row.deleted_at !== null) throw new AppError('VALIDATION_FAILED', MESSAGES.courseArchived);
       if (!EDITABLE_STATUSES.includes(row.status)) {
@@ -371,11 +372,16 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       if (primary === target) {
         throw validationError({ target_language: [MESSAGES.translationSameLanguage] });
       }
-      const source = course.lessons.filter((lesson) => lesson.language === primary);
+      const source = course.lessons.filter(
+        (lesson) => lesson.language === primary && inScope(lesson.day),
+      );
       if (!primary || source.length === 0) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.translationNothing);
       }
-      if (!overwrite && course.lessons.some((lesson) => lesson.language === target)) {
+      if (
+        !overwrite &&
+        course.lessons.some((lesson) => lesson.language === target && inScope(lesson.day))
+      ) {
         throw validationError({ target_language: [MESSAGES.translationExists] });
       }
       if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiNotConfigured);
@@ -414,7 +420,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
           languages.push({ short_name: target, is_primary: false });
         }
         const kept: TLessonInput[] = course.lessons
-          .filter((lesson) => lesson.language !== target)
+          .filter((lesson) => lesson.language !== target || !inScope(lesson.day))
           .map(({ uuid: _uuid, ...lesson }) => ({
             ...lesson,
             language: lesson.language as TLocale,
