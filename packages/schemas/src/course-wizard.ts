@@ -9,7 +9,11 @@ import {
 } from './constants.ts';
 import type { TChannelKey } from './constants.ts';
 import { ZUuidSchema, dataEnvelope } from './common.ts';
-import { EXCLUSION_DAYS, ZDistributionSchema } from './course-distribution.ts';
+import {
+  EXCLUSION_DAYS,
+  ZDistributionSchema,
+  validateDeliveryDate,
+} from './course-distribution.ts';
 import { LESSON_MEDIA_TYPES } from './course-lesson.ts';
 import { MESSAGES } from './messages.ts';
 
@@ -196,3 +200,35 @@ export const CHANNEL_LIMITS: Record<
   // Google Chat: a message at most 32,000 bytes; button text is wrapped.
   'google-chat': { buttons: null, buttonText: null, text: 32_000, title: null },
 };
+
+// --- The Delivery step's rules ----------------------------------------------------------------
+
+/**
+ * The Delivery step of the wizard (spec §5): a channel, a delivery date from tomorrow to three
+ * months ahead, at least one learners list (and one to exist at all), on top of the Distribution's
+ * own rules. The same checks publishing runs (publishCheck), for a form.
+ */
+export const deliveryStepSchema = (now: Date, { hasLearnersLists = true } = {}) =>
+  z.object({
+    distribution: ZDistributionSchema.superRefine((distribution, ctx) => {
+      const date = validateDeliveryDate(distribution.start_date, now);
+      if (date) ctx.addIssue({ code: 'custom', path: ['start_date'], message: date });
+      if (distribution.channels.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channels'],
+          message: MESSAGES.deliveryChannelRequired,
+        });
+      }
+    }),
+    learners_lists: z
+      .array(z.string(), { error: MESSAGES.learnersRequired })
+      .default([])
+      .superRefine((lists, ctx) => {
+        if (!hasLearnersLists) {
+          ctx.addIssue({ code: 'custom', message: MESSAGES.learnersListRequired });
+        } else if (lists.length === 0) {
+          ctx.addIssue({ code: 'custom', message: MESSAGES.learnersRequired });
+        }
+      }),
+  });
