@@ -28,6 +28,7 @@ import { webPlugin } from './plugins/web.ts';
 import { analyticsRoutes } from './routes/api/analytics/index.ts';
 import { apiTokensRoutes } from './routes/api/api-tokens/index.ts';
 import { authRoutes } from './routes/api/auth/index.ts';
+import { courseWizardRoutes } from './routes/api/course-wizard/index.ts';
 import { coursesRoutes } from './routes/api/courses/index.ts';
 import { deliveryRoutes } from './routes/api/delivery/index.ts';
 import { healthRoutes } from './routes/api/health/index.ts';
@@ -212,6 +213,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   await app.register(subscriptionRoutes);
   await app.register(termsRoutes);
   await app.register(coursesRoutes);
+  await app.register(courseWizardRoutes);
   await app.register(learnersRoutes);
   await app.register(learnersListsRoutes);
   await app.register(importsRoutes, options.imports ?? {});

@@ -59,6 +59,13 @@ export const ROUTES = {
 export const courseWizardPath = (uuid: string) =>
   `${ROUTES.coursesCreate}/${encodeURIComponent(uuid)}`;
 
+/**
+ * A step of the wizard on a course: the spec's courses-create-content, -delivery and -finish
+ * (paths not shown in the spec) are /courses/create/{uuid}/content, /delivery and /finish.
+ */
+export const courseStepPath = (uuid: string, step: 'intro' | 'content' | 'delivery' | 'finish') =>
+  `${courseWizardPath(uuid)}/${step}`;
+
 /** Insights preselecting a course (the dashboard's "view report"). */
 export const courseReportPath = (uuid: string) =>
   `${ROUTES.insights}?course=${encodeURIComponent(uuid)}`;

@@ -166,6 +166,18 @@ export const ZAiTranslateRequestSchema = z.object({
   model,
   /** Replace the target language's lessons when the course already has them. */
   overwrite: z.boolean({ error: MESSAGES.booleanInvalid }).default(false),
+  /** Only these days of the primary language (the wizard translates one day); default all. */
+  days: z
+    .array(
+      z
+        .number({ error: MESSAGES.lessonDayRange })
+        .int({ message: MESSAGES.lessonDayRange })
+        .min(1, { message: MESSAGES.lessonDayRange })
+        .max(MAX_LESSONS_PER_COURSE, { message: MESSAGES.lessonDayRange }),
+      { error: MESSAGES.lessonDayRange },
+    )
+    .min(1, { message: MESSAGES.lessonDayRange })
+    .optional(),
 });
 export type TAiTranslateRequest = z.infer<typeof ZAiTranslateRequestSchema>;
 

@@ -5,6 +5,7 @@ export * from './auth.ts';
 export * from './common.ts';
 export * from './constants.ts';
 export * from './course.ts';
+export * from './course-wizard.ts';
 export * from './delivery.ts';
 export * from './errors.ts';
 export * from './exports.ts';

@@ -163,6 +163,28 @@ describe('translating a course by AI', async () => {
     expect(fake.chats()[0]?.json?.model).toBe('small-model');
   });
 
+  it('translates only the days asked for, keeping the target’s other days', async () => {
+    const course = await seed({ languages: ['en', 'de'], days: 3 });
+    fake.onChat(translating('[de]'));
+    const refused = await translate(course, { target_language: 'de', days: [2] });
+    expect(refused.statusCode).toBe(422);
+    const response = await translate(course, {
+      target_language: 'de',
+      days: [2],
+      overwrite: true,
+    });
+    expect(response.statusCode).toBe(200);
+    const german = (response.json.data as TAiCourseResult).course.lessons
+      .filter((lesson) => lesson.language === 'de')
+      .map((lesson) => [lesson.day, lesson.title]);
+    expect(german).toEqual([
+      [1, 'Day 1 in de'],
+      [2, '[de] Day 2 in en'],
+      [3, 'Day 3 in de'],
+    ]);
+    expect(fake.chats()).toHaveLength(1);
+  });
+
   it('answers 502 with the server-error text and stores nothing when the provider fails', async () => {
     const course = await seed({ days: 2 });
     const used = await usageCount(app, company.uuid);

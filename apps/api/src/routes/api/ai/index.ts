@@ -1,7 +1,6 @@
 import path from 'node:path';
 
 import {
-  AI_DRAFT_CATEGORY,
   AI_IMPORT_TYPES,
   AI_PROMPTS,
   AI_PROMPT_IDS,
@@ -14,14 +13,12 @@ import {
   ZAiTranslateRequestSchema,
   ZClassroomCoursesParamsSchema,
   ZCourseParamsSchema,
-  aiAssessmentTypesOf,
   publishCheck,
   toPublishCourse,
 } from '@ccp/schemas';
 import type {
   TAiCourseResult,
   TAiGenerator,
-  TCourse,
   TFieldErrors,
   TLesson,
   TLessonInput,
@@ -30,32 +27,26 @@ import type {
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Transaction } from 'kysely';
 import { z } from 'zod';
 
-import {
-  DocumentTooLargeError,
-  extractDocument,
-  isDocumentType,
-  UnreadableFileError,
-} from '../../../ai/extract.ts';
-import { generateAiLessons } from '../../../ai/generate.ts';
+import { isDocumentType } from '../../../ai/extract.ts';
 import { runHelpers } from '../../../ai/helpers.ts';
-import { generateOfflineLessons } from '../../../ai/offline.ts';
-import { AiProviderError, createAiProvider } from '../../../ai/provider.ts';
+import {
+  contentProblems,
+  importCourse,
+  recordUsage,
+  registerAiRuntime,
+} from '../../../ai/import-course.ts';
+import { createAiProvider } from '../../../ai/provider.ts';
+import { withProviderErrors } from '../../../ai/provider-errors.ts';
 import { resolveAiSettings } from '../../../ai/settings.ts';
 import type { TAiSettingsInput } from '../../../ai/settings.ts';
-import { sentencesToBlocks } from '../../../ai/text.ts';
-import type { TBlock } from '../../../ai/text.ts';
-import { TranslationSizeError, translateLessons } from '../../../ai/translate.ts';
+import { translateLessons } from '../../../ai/translate.ts';
 import { readImportForm, removeUpload } from '../../../ai/upload.ts';
 import type { TImportUpload } from '../../../ai/upload.ts';
-import type { Database } from '../../../db/types.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
-import { localizeMessage, messageText } from '../../../i18n/messages.ts';
 import { syncCourseDelivery } from '../../../delivery/enrolment.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
-import { newUuid } from '../../../lib/ids.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import { countLessonDays, monthBounds, usageOf } from '../../../lib/usage.ts';
 import { isMultipart } from '../../../lib/multipart.ts';
@@ -94,62 +85,6 @@ const fieldErrorsOf = (error: z.ZodError): TFieldErrors => {
   return errors;
 };
 
-/** A provider failure as the 502 the client shows; translation has its own server-error text. */
-const providerFailure = (error: AiProviderError, translating = false): AppError => {
-  const message =
-    error.kind === 'invalid'
-      ? MESSAGES.aiInvalidResponse
-      : error.kind === 'refused'
-        ? messageText('aiProviderRefused', { status: error.status ?? 400 })
-        : translating
-          ? MESSAGES.translationServerError
-          : error.kind === 'timeout'
-            ? MESSAGES.aiProviderTimeout
-            : MESSAGES.aiProviderFailed;
-  return new AppError('AI_PROVIDER_ERROR', message);
-};
-
-const withProviderErrors = async <T>(work: () => Promise<T>, translating = false): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AiProviderError) throw providerFailure(error, translating);
-    if (error instanceof TranslationSizeError) {
-      throw new AppError(
-        'AI_PROVIDER_ERROR',
-        messageText('translationSizeMismatch', { sent: error.sent, received: error.received }),
-      );
-    }
-    throw error;
-  }
-};
-
-/**
- * What the creator must fix in the languages and lessons before publishing (spec §5), said in
- * `lang`; `key`, `day`, `language` and `option` stay for a client that words them itself.
- */
-const contentProblems = (course: TCourse, now: Date, lang: TLocale): TAiCourseResult['problems'] =>
-  publishCheck(toPublishCourse(course), { now })
-    .filter((problem) => problem.path.startsWith('lessons') || problem.path.startsWith('languages'))
-    .map((problem) => ({ ...problem, message: localizeMessage(problem.message, lang) }));
-
-const recordUsage = (
-  trx: Transaction<Database>,
-  companyUuid: string,
-  key: 'a-i-transformer' | 'a-i-translator',
-  now: string,
-) =>
-  trx
-    .insertInto('usage_events')
-    .values({
-      uuid: newUuid(),
-      company_uuid: companyUuid,
-      function_key: key,
-      amount: 1,
-      created_at: now,
-    })
-    .execute();
-
 const isMedia = (upload: TImportUpload) => !isDocumentType(upload.type);
 
 const describeImport = [
@@ -163,27 +98,9 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
   const settings = resolveAiSettings(options.settings);
   const provider = createAiProvider(settings);
   const generator: TAiGenerator = provider ? 'openai' : 'offline';
+  const runtime = { provider, generator };
+  registerAiRuntime(app.db, runtime);
   const uploadDir = path.join(app.dataDir, 'tmp', 'ai-imports');
-
-  /** The upload's text as blocks: read from a document, or transcribed by the provider. */
-  const sourceBlocks = async (upload: TImportUpload, language: TLocale): Promise<TBlock[]> => {
-    if (isDocumentType(upload.type)) {
-      try {
-        return await extractDocument(upload.path, upload.type);
-      } catch (error) {
-        if (error instanceof UnreadableFileError) {
-          throw validationError({ file: [MESSAGES.aiFileUnreadable] });
-        }
-        if (error instanceof DocumentTooLargeError) {
-          throw validationError({ file: [MESSAGES.aiDocumentTooLarge] });
-        }
-        throw error;
-      }
-    }
-    if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
-    const text = await provider.transcribe({ path: upload.path, filename: upload.filename });
-    return sentencesToBlocks(text, language);
-  };
 
   app.get(
     '/api/v1/courses/helpers/prompts',
@@ -275,76 +192,16 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
           throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
         }
 
-        const blocks = await withProviderErrors(() => sourceBlocks(upload, fields.language));
-        if (!blocks.some((block) => block.text.trim())) {
-          throw validationError({ file: [MESSAGES.aiFileNoText] });
-        }
-        const types = aiAssessmentTypesOf(fields.assessment_type);
-        const generated = provider
-          ? await withProviderErrors(() =>
-              generateAiLessons(provider, {
-                blocks,
-                name: fields.name,
-                description: fields.description,
-                count: fields.number_of_lessons,
-                language: fields.language,
-                types,
-                model: fields.model,
-              }),
-            )
-          : generateOfflineLessons(blocks, {
-              count: fields.number_of_lessons,
-              language: fields.language,
-              types,
-            });
-        if (generated.lessons.length === 0) {
-          throw validationError({ file: [MESSAGES.aiFileNoText] });
-        }
-
-        const uuid = newUuid();
-        const nowIso = app.clock.now().toISOString();
-        await app.db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('courses')
-            .values({
-              uuid,
-              company_uuid: companyUuid,
-              classroom_uuid: classroomUuid,
-              name: fields.name,
-              description: fields.description,
-              image_path: null,
-              category: AI_DRAFT_CATEGORY[generator],
-              enrollment: null,
-              status: 'draft',
-              distribution: null,
-              creator_uuid: user.uuid,
-              created_at: nowIso,
-              updated_at: nowIso,
-              scheduled_at: null,
-              delivered_at: null,
-              deleted_at: null,
-            })
-            .execute();
-          await replaceCourseContent(
-            trx,
-            uuid,
-            {
-              languages: [{ short_name: fields.language, is_primary: true }],
-              lessons: generated.lessons,
-            },
-            nowIso,
-          );
-          await recordUsage(trx, companyUuid, 'a-i-transformer', nowIso);
-        });
-        const course = await loadCourse(app.db, uuid);
-        result = {
-          course,
-          problems: contentProblems(course, app.clock.now(), requestLanguage(request)),
-          generator,
-          warnings: generated.warnings.map((warning) =>
-            localizeMessage(warning, requestLanguage(request)),
-          ),
-        };
+        result = await withProviderErrors(() =>
+          importCourse(app, runtime, {
+            fields,
+            upload,
+            companyUuid,
+            classroomUuid,
+            userUuid: user.uuid,
+            lang: requestLanguage(request),
+          }),
+        );
       } finally {
         await removeUpload(form.file);
       }
@@ -359,7 +216,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
         tags: TAGS,
         summary: 'Translate a course’s lessons into another language by AI',
         description:
-          'Translates every lesson of the primary language into `target_language` (en, it, de) and adds that language to the course. A language that already has lessons answers 422 unless `overwrite: true`. Needs an AI provider (503 naming OPENAI_API_KEY otherwise). A provider failure answers 502: a server error, or a size mismatch when the provider returns a different number of texts than it was sent; nothing is stored then. Counts one `a-i-translator` use (402 when the plan has none left this month). Answers `{data: {course, problems, generator, warnings}}`.',
+          'Translates every lesson of the primary language (or only those of `days`) into `target_language` (en, it, de) and adds that language to the course. A language that already has lessons answers 422 unless `overwrite: true`. Needs an AI provider (503 naming OPENAI_API_KEY otherwise). A provider failure answers 502: a server error, or a size mismatch when the provider returns a different number of texts than it was sent; nothing is stored then. Counts one `a-i-translator` use (402 when the plan has none left this month). Answers `{data: {course, problems, generator, warnings}}`.',
         params: ZCourseParamsSchema,
         body: ZAiTranslateRequestSchema,
         response: { 200: ZAiCourseResultResponseSchema },
@@ -369,7 +226,8 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       const { user } = authOf(request);
       const companyUuid = user.company_uuid;
       const { classroomUuid, courseUuid } = request.params;
-      const { target_language: target, model, overwrite } = request.body;
+      const { target_language: target, model, overwrite, days } = request.body;
+      const inScope = (day: number) => !days || days.includes(day);
       const row = await findCourse(app.db, companyUuid, classroomUuid, courseUuid);
       if (row.deleted_at !== null) throw new AppError('VALIDATION_FAILED', MESSAGES.courseArchived);
       if (!EDITABLE_STATUSES.includes(row.status)) {
@@ -380,11 +238,16 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       if (primary === target) {
         throw validationError({ target_language: [MESSAGES.translationSameLanguage] });
       }
-      const source = course.lessons.filter((lesson) => lesson.language === primary);
+      const source = course.lessons.filter(
+        (lesson) => lesson.language === primary && inScope(lesson.day),
+      );
       if (!primary || source.length === 0) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.translationNothing);
       }
-      if (!overwrite && course.lessons.some((lesson) => lesson.language === target)) {
+      if (
+        !overwrite &&
+        course.lessons.some((lesson) => lesson.language === target && inScope(lesson.day))
+      ) {
         throw validationError({ target_language: [MESSAGES.translationExists] });
       }
       if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiNotConfigured);
@@ -423,7 +286,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
           languages.push({ short_name: target, is_primary: false });
         }
         const kept: TLessonInput[] = course.lessons
-          .filter((lesson) => lesson.language !== target)
+          .filter((lesson) => lesson.language !== target || !inScope(lesson.day))
           .map(({ uuid: _uuid, ...lesson }) => ({
             ...lesson,
             language: lesson.language as TLocale,

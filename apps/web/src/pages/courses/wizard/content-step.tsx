@@ -1,0 +1,368 @@
+import { EyeOutlined, PlusOutlined, StarFilled, TranslationOutlined } from '@ant-design/icons';
+import type { ApiError } from '@ccp/data-provider';
+import { LOCALES, MESSAGES } from '@ccp/schemas';
+import type { TAiCourseResult, TLocale } from '@ccp/schemas';
+import { useCustomMutation } from '@refinedev/core';
+import { Alert, App, Button, Card, Drawer, Form, Popconfirm, Select, Tooltip } from 'antd';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+
+import { useClassroomMeta } from '../../../components/layout/classroom-context.ts';
+import { LANGUAGE_NAMES } from '../../../config.ts';
+import { describeMessage } from '../../../lib/messages.ts';
+import { isLeftToCaller, reportFailure } from '../../../lib/report-failure.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
+import { pathOf } from '../../../lib/zod-form.ts';
+import { DayList } from './day-list.tsx';
+import { contentComplete, lessonKey } from './draft.ts';
+import { LessonForm } from './lesson-form.tsx';
+import { useCourseSave } from './use-course-save.ts';
+import { useDraftSnapshot, useWizard } from './wizard-context.ts';
+
+// The Content step (spec §2, §4): the course's languages (one primary), its days (at most 30),
+// and one lesson per day and language. Switching or adding a language, day or lesson waits while
+// the current lesson has errors; once a second language exists no day can be added, and a
+// language can be added only once the primary one is complete.
+
+const ChannelPreview = lazy(() =>
+  import('./channel-preview.tsx').then((module) => ({ default: module.ChannelPreview })),
+);
+
+const isLocale = (value: string | null): value is TLocale =>
+  (LOCALES as readonly (string | null)[]).includes(value);
+
+export const ContentStep = () => {
+  const { t } = useTranslation();
+  const { modal, notification } = App.useApp();
+  const { store, goTo, editable } = useWizard();
+  const snapshot = useDraftSnapshot(store);
+  const [form] = Form.useForm();
+  const [params, setParams] = useSearchParams();
+  const classroomMeta = useClassroomMeta();
+  const save = useCourseSave(store);
+  const [saving, setSaving] = useState(false);
+  const [blocked, setBlocked] = useState<string | null>(null);
+  const [previewOpen, setPreviewOpen] = useState(false);
+  const [formGeneration, setFormGeneration] = useState(0);
+  const [translation, setTranslation] = useState<{ type: 'error'; message: string } | null>(null);
+  const { mutateAsync: callApi, mutation: translating } = useCustomMutation<TAiCourseResult>();
+
+  const primary = store.primary();
+  const requestedDay = Number(params.get('day'));
+  const day =
+    Number.isInteger(requestedDay) && requestedDay >= 1 && requestedDay <= snapshot.days
+      ? requestedDay
+      : 1;
+  const requestedLanguage = params.get('lang');
+  const language =
+    isLocale(requestedLanguage) &&
+    snapshot.languages.some((entry) => entry.short_name === requestedLanguage)
+      ? requestedLanguage
+      : primary;
+  const focusParam = params.get('focus');
+  const focus = focusParam ? pathOf(focusParam) : null;
+  const languageName = useCallback(
+    (short: string) => LANGUAGE_NAMES[short as TLocale] ?? short,
+    [],
+  );
+  let primaryComplete = true;
+  for (let entry = 1; entry <= snapshot.days; entry += 1) {
+    if (store.state(entry, primary) !== 'valid') primaryComplete = false;
+  }
+
+  /** The current lesson may be left: untouched, or without errors. */
+  const currentIsValid = async (): Promise<boolean> => {
+    if (store.state(day, language) === 'empty') return true;
+    try {
+      await form.validateFields({ recursive: true });
+      if (store.state(day, language) === 'invalid') throw new Error('invalid');
+      setBlocked(null);
+      return true;
+    } catch {
+      setBlocked(t('courses.wizard.content.fixFirst'));
+      return false;
+    }
+  };
+
+  const select = async (
+    nextDay: number,
+    nextLanguage: TLocale,
+    extra: Record<string, string> = {},
+  ) => {
+    if (nextDay === day && nextLanguage === language && !extra.focus) return;
+    if (!(await currentIsValid())) return;
+    setTranslation(null);
+    setParams({ day: String(nextDay), lang: nextLanguage, ...extra }, { replace: true });
+  };
+
+  const addDay = async () => {
+    if (!(await currentIsValid())) return;
+    store.addDay();
+    const next = store.snapshot().days;
+    setParams({ day: String(next), lang: primary }, { replace: true });
+  };
+
+  const addLanguage = async (next: TLocale) => {
+    if (!(await currentIsValid())) return;
+    store.addLanguage(next);
+    setParams({ day: '1', lang: next }, { replace: true });
+  };
+
+  const addDayBlocked =
+    snapshot.languages.length > 1
+      ? t('courses.wizard.content.noDaysWithLanguages')
+      : snapshot.days >= 30
+        ? t('courses.wizard.content.maxDays')
+        : null;
+  const otherLanguages = LOCALES.filter(
+    (code) => !snapshot.languages.some((entry) => entry.short_name === code),
+  );
+
+  const saveProgress = async (): Promise<boolean> => {
+    setSaving(true);
+    const result = await save();
+    setSaving(false);
+    if (result.ok) {
+      notification.success({ key: 'ccp:course-saved', message: t('notifications.changesSaved') });
+      return true;
+    }
+    setFormGeneration((value) => value + 1);
+    if (result.invalid) setBlocked(t('courses.wizard.content.notSaved'));
+    return false;
+  };
+
+  const next = async () => {
+    if (!(await currentIsValid())) return;
+    if (!contentComplete(store)) {
+      setBlocked(t('courses.wizard.content.incomplete'));
+      return;
+    }
+    const proceed = async () => {
+      if (store.isDirty() && !(await saveProgress())) return;
+      goTo('delivery');
+    };
+    if (snapshot.days === 1) {
+      modal.confirm({
+        title: t('courses.wizard.content.oneLessonTitle'),
+        content: t('courses.wizard.content.oneLessonText'),
+        okText: t('courses.wizard.content.oneLessonConfirm'),
+        cancelText: t('courses.wizard.content.oneLessonCancel'),
+        onOk: proceed,
+      });
+    } else await proceed();
+  };
+
+  const translate = async () => {
+    setTranslation(null);
+    if (store.isDirty() && !(await saveProgress())) return;
+    try {
+      const result = await callApi({
+        url: `/api/v1/classrooms/{classroomUuid}/courses/${store.snapshot().uuid}/translate`,
+        method: 'post',
+        values: {
+          target_language: language,
+          days: [day],
+          overwrite: store.hasLesson(day, language),
+        },
+        meta: { ...classroomMeta, errorFeedback: 'caller' },
+        successNotification: false,
+        errorNotification: false,
+      });
+      const course = result.data.course;
+      if (!course.lessons.some((lesson) => lesson.day === day && lesson.language === language)) {
+        setTranslation({
+          type: 'error',
+          message: translateMessage(describeMessage(MESSAGES.translationNotFound), t),
+        });
+        return;
+      }
+      store.replaceFromCourse(course);
+      store.markSaved();
+      setFormGeneration((value) => value + 1);
+      notification.success({
+        key: 'ccp:translated',
+        message: t('courses.wizard.translate.done', {
+          day,
+          language: languageName(language),
+        }),
+      });
+    } catch (error) {
+      const failure = error as Partial<ApiError>;
+      if (!isLeftToCaller(error)) return;
+      if (failure.statusCode && failure.statusCode >= 500 && failure.message) {
+        setTranslation({ type: 'error', message: failure.message });
+      } else reportFailure(error);
+    }
+  };
+
+  const lesson = store.lesson(day, language);
+  const primaryDayComplete = store.state(day, primary) === 'valid';
+  const translateBar =
+    language !== primary ? (
+      <div className="translate-bar">
+        <Tooltip title={primaryDayComplete ? null : t('courses.wizard.translate.needsPrimary')}>
+          <Button
+            icon={<TranslationOutlined />}
+            onClick={() => void translate()}
+            loading={translating.isPending}
+            disabled={!primaryDayComplete || !editable}
+          >
+            {t('courses.wizard.translate.button', { language: languageName(primary) })}
+          </Button>
+        </Tooltip>
+        {translation && (
+          <Alert type="error" showIcon message={translation.message} className="translate-alert" />
+        )}
+      </div>
+    ) : null;
+
+  return (
+    <div className="content-step">
+      <div
+        className="language-bar"
+        role="tablist"
+        aria-label={t('courses.wizard.content.languages')}
+      >
+        {snapshot.languages.map((entry) => (
+          <span key={entry.short_name} className="language-tab-wrap">
+            <button
+              type="button"
+              role="tab"
+              aria-selected={entry.short_name === language}
+              className={`language-tab${entry.short_name === language ? ' language-tab-current' : ''}`}
+              onClick={() => void select(day, entry.short_name)}
+            >
+              {entry.is_primary && (
+                <StarFilled
+                  aria-label={t('courses.wizard.content.primary')}
+                  className="language-primary"
+                />
+              )}
+              {languageName(entry.short_name)}
+            </button>
+            {!entry.is_primary && editable && (
+              <Popconfirm
+                title={t('courses.wizard.content.removeLanguageConfirm', {
+                  language: languageName(entry.short_name),
+                })}
+                okText={t('courses.wizard.content.removeLanguage')}
+                cancelText={t('buttons.cancel')}
+                onConfirm={() => {
+                  store.removeLanguage(entry.short_name);
+                  setParams({ day: String(day), lang: primary }, { replace: true });
+                }}
+              >
+                <Button type="link" size="small" className="language-remove">
+                  {t('courses.wizard.content.removeLanguage')}
+                </Button>
+              </Popconfirm>
+            )}
+          </span>
+        ))}
+        {editable && otherLanguages.length > 0 && (
+          <Tooltip title={primaryComplete ? null : t('courses.wizard.content.primaryFirst')}>
+            <Select<TLocale>
+              className="language-add"
+              value={null}
+              placeholder={
+                <>
+                  <PlusOutlined /> {t('courses.wizard.content.addLanguage')}
+                </>
+              }
+              aria-label={t('courses.wizard.content.addLanguage')}
+              disabled={!primaryComplete}
+              options={otherLanguages.map((code) => ({ value: code, label: languageName(code) }))}
+              onChange={(value) => void addLanguage(value)}
+            />
+          </Tooltip>
+        )}
+        <Button
+          className="preview-button"
+          icon={<EyeOutlined />}
+          onClick={() => setPreviewOpen(true)}
+        >
+          {t('courses.wizard.preview.open')}
+        </Button>
+      </div>
+      {!primaryComplete && snapshot.languages.length === 1 && otherLanguages.length > 0 && (
+        <p className="muted language-note">{t('courses.wizard.content.primaryFirst')}</p>
+      )}
+      {blocked && (
+        <Alert type="error" showIcon message={blocked} className="content-alert" role="alert" />
+      )}
+      <div className="content-layout">
+        <DayList
+          store={store}
+          day={day}
+          language={language}
+          languageName={languageName}
+          onSelect={(nextDay, nextLanguage) => void select(nextDay, nextLanguage)}
+          onAdd={() => void addDay()}
+          onRemove={(removed) => {
+            store.removeDay(removed);
+            setParams(
+              { day: String(Math.min(day, store.snapshot().days)), lang: language },
+              {
+                replace: true,
+              },
+            );
+            setFormGeneration((value) => value + 1);
+          }}
+          addBlocked={addDayBlocked}
+          readOnly={!editable}
+        />
+        <Card
+          className="lesson-card"
+          title={t('courses.wizard.content.formLabel', { day, language: languageName(language) })}
+        >
+          <LessonForm
+            key={`${lessonKey(day, language)}:${formGeneration}`}
+            form={form}
+            lesson={lesson}
+            languageName={languageName(language)}
+            onChange={(values) => {
+              store.setLesson(day, language, values);
+              if (blocked) setBlocked(null);
+            }}
+            serverErrors={store.serverErrors(day, language)}
+            focus={focus}
+            readOnly={!editable}
+            extra={translateBar}
+          />
+        </Card>
+      </div>
+      <div className="wizard-footer">
+        <Button onClick={() => goTo('intro')}>{t('courses.wizard.back')}</Button>
+        <span className="wizard-footer-end">
+          {editable && (
+            <Button onClick={() => void saveProgress()} loading={saving}>
+              {t('courses.wizard.saveProgress')}
+            </Button>
+          )}
+          <Button type="primary" onClick={() => void next()}>
+            {t('courses.wizard.next')}
+          </Button>
+        </span>
+      </div>
+      <Drawer
+        open={previewOpen}
+        onClose={() => setPreviewOpen(false)}
+        title={t('courses.wizard.preview.title', { day, language: languageName(language) })}
+        width={560}
+        destroyOnHidden
+      >
+        {previewOpen && (
+          <Suspense fallback={<div className="preview-loading" aria-busy="true" />}>
+            <ChannelPreview
+              courseUuid={snapshot.uuid}
+              day={day}
+              language={language}
+              lesson={store.lesson(day, language)}
+            />
+          </Suspense>
+        )}
+      </Drawer>
+    </div>
+  );
+};

@@ -1,0 +1,391 @@
+import {
+  DISTRIBUTION_DEFAULTS,
+  MAX_LESSONS_PER_COURSE,
+  ZLessonSchema,
+  deliveryStepSchema,
+  publishCheck,
+  toPublishCourse,
+} from '@ccp/schemas';
+import type {
+  TAssessmentType,
+  TCourse,
+  TCourseStatus,
+  TDistributionInput,
+  TLocale,
+  TPublishProblem,
+} from '@ccp/schemas';
+
+// The course as the wizard edits it, outside React: one lesson per day and language, the
+// languages, the delivery settings. Lessons are kept as the lesson form holds them; each change
+// bumps a version, so a save knows whether anything is left unsaved and the day list re-renders
+// only when a lesson's state (empty, invalid, valid) changes.
+
+export type TAnswerDraft = { text: string; correct: boolean; response: string };
+export type TAssessmentDraft = {
+  question: string;
+  type: TAssessmentType;
+  mandatory: boolean;
+  answers: TAnswerDraft[];
+  thank_you_message: string | null;
+};
+export type TLessonDraft = {
+  day: number;
+  language: TLocale;
+  title: string;
+  topic_intro: string;
+  topic_content: string;
+  learning_minutes: number | null;
+  media: { type?: 'link' | 'upload'; url: string } | null;
+  assessment: TAssessmentDraft | null;
+};
+export type TLanguageDraft = { short_name: TLocale; is_primary: boolean };
+export type TDeliveryDraft = {
+  distribution: TDistributionInput;
+  learners_lists: string[];
+};
+
+export type TLessonState = 'empty' | 'invalid' | 'valid';
+/** The API's field errors of one lesson, by the lesson form's field names. */
+export type TLessonServerErrors = { name: (string | number)[]; errors: string[] }[];
+export type TStep = 'intro' | 'content' | 'delivery' | 'finish';
+export const WIZARD_STEPS: readonly TStep[] = ['intro', 'content', 'delivery', 'finish'];
+
+export const lessonKey = (day: number, language: string) => `${day}:${language}`;
+
+export const emptyAssessment = (): TAssessmentDraft => ({
+  question: '',
+  type: 'multiple_choice',
+  mandatory: true,
+  answers: [
+    { text: '', correct: true, response: '' },
+    { text: '', correct: false, response: '' },
+  ],
+  thank_you_message: null,
+});
+
+export const emptyLesson = (day: number, language: TLocale): TLessonDraft => ({
+  day,
+  language,
+  title: '',
+  topic_intro: '',
+  topic_content: '',
+  learning_minutes: 5,
+  media: null,
+  assessment: emptyAssessment(),
+});
+
+const isBlank = (value: string | null | undefined) =>
+  !value || !value.replace(/<[^>]*>/g, '').trim();
+
+/** A lesson nobody has written in yet (a day just added): not sent, not an error. */
+export const isUntouched = (lesson: TLessonDraft): boolean =>
+  isBlank(lesson.title) &&
+  isBlank(lesson.topic_intro) &&
+  isBlank(lesson.topic_content) &&
+  !lesson.media?.url &&
+  (!lesson.assessment ||
+    (isBlank(lesson.assessment.question) &&
+      lesson.assessment.answers.every(
+        (answer) => isBlank(answer.text) && isBlank(answer.response),
+      )));
+
+/** The lesson as the API takes it (the shared lesson schema's input). */
+export const toLessonRequest = (lesson: TLessonDraft, defaultResponse: string) => ({
+  day: lesson.day,
+  language: lesson.language,
+  title: lesson.title,
+  topic_intro: lesson.topic_intro,
+  topic_content: lesson.topic_content,
+  learning_minutes: lesson.learning_minutes ?? Number.NaN,
+  media: lesson.media?.url?.trim()
+    ? { type: lesson.media.type ?? 'link', url: lesson.media.url.trim() }
+    : null,
+  assessment: lesson.assessment
+    ? {
+        ...lesson.assessment,
+        thank_you_message: lesson.assessment.thank_you_message?.trim()
+          ? lesson.assessment.thank_you_message
+          : null,
+        // Spec §5: an empty response is pre-filled with the standard text.
+        answers: lesson.assessment.answers.map((answer) => ({
+          ...answer,
+          response: answer.response.trim() ? answer.response : defaultResponse,
+        })),
+      }
+    : null,
+});
+
+export const lessonState = (lesson: TLessonDraft | undefined): TLessonState => {
+  if (!lesson || isUntouched(lesson)) return 'empty';
+  return ZLessonSchema.safeParse(toLessonRequest(lesson, '-')).success ? 'valid' : 'invalid';
+};
+
+const toDraftLesson = (lesson: TCourse['lessons'][number]): TLessonDraft => ({
+  day: lesson.day,
+  language: lesson.language as TLocale,
+  title: lesson.title,
+  topic_intro: lesson.topic_intro,
+  topic_content: lesson.topic_content,
+  learning_minutes: lesson.learning_minutes,
+  media: lesson.media,
+  assessment: lesson.assessment
+    ? {
+        ...lesson.assessment,
+        answers: lesson.assessment.answers.map((answer) => ({ ...answer })),
+      }
+    : null,
+});
+
+export const defaultDistribution = (): TDistributionInput => ({
+  repeat_period: DISTRIBUTION_DEFAULTS.repeat_period,
+  repeat_every: DISTRIBUTION_DEFAULTS.repeat_every,
+  time: DISTRIBUTION_DEFAULTS.time,
+  start_date: null,
+  channels: [],
+  disabled_enrolment_opt_in: DISTRIBUTION_DEFAULTS.disabled_enrolment_opt_in,
+  exclusion_days: [],
+  enrollment_close_time: null,
+});
+
+export type TDraftSnapshot = {
+  uuid: string;
+  status: TCourseStatus;
+  name: string;
+  description: string;
+  category: string | null;
+  languages: TLanguageDraft[];
+  days: number;
+  delivery: TDeliveryDraft;
+};
+
+type Listener = () => void;
+
+export type TDraftStore = ReturnType<typeof createDraftStore>;
+
+/** The wizard's course, loaded once from the API and saved whole. */
+export const createDraftStore = (course: TCourse) => {
+  const lessons = new Map<string, TLessonDraft>();
+  const states = new Map<string, TLessonState>();
+  for (const lesson of course.lessons) {
+    const draft = toDraftLesson(lesson);
+    lessons.set(lessonKey(draft.day, draft.language), draft);
+  }
+  let snapshot: TDraftSnapshot = {
+    uuid: course.uuid,
+    status: course.status,
+    name: course.name,
+    description: course.description,
+    category: course.category,
+    languages: course.languages.map((language) => ({
+      short_name: language.short_name as TLocale,
+      is_primary: language.is_primary,
+    })),
+    days: Math.max(1, ...course.lessons.map((lesson) => lesson.day)),
+    delivery: {
+      distribution: course.distribution
+        ? { ...course.distribution, channels: [...course.distribution.channels] }
+        : defaultDistribution(),
+      learners_lists: course.learners_lists.map((list) => list.uuid),
+    },
+  };
+  let serverErrors = new Map<string, TLessonServerErrors>();
+  let version = 0;
+  let savedVersion = 0;
+  let statesVersion = 0;
+  const listeners = new Set<Listener>();
+  const emit = () => {
+    for (const listener of listeners) listener();
+  };
+  const refreshState = (key: string) => {
+    const next = serverErrors.has(key) ? 'invalid' : lessonState(lessons.get(key));
+    if (states.get(key) !== next) {
+      states.set(key, next);
+      statesVersion += 1;
+      return true;
+    }
+    return false;
+  };
+  for (const key of lessons.keys()) refreshState(key);
+  const change = (next: Partial<TDraftSnapshot>) => {
+    snapshot = { ...snapshot, ...next };
+    version += 1;
+    emit();
+  };
+
+  const store = {
+    subscribe: (listener: Listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    snapshot: () => snapshot,
+    /** Changes whenever a lesson's state changes (the day list's markers). */
+    statesVersion: () => statesVersion,
+    version: () => version,
+    isDirty: () => version !== savedVersion,
+    markSaved: (at = version) => {
+      savedVersion = at;
+      emit();
+    },
+    primary: (): TLocale =>
+      snapshot.languages.find((language) => language.is_primary)?.short_name ?? 'en',
+    lesson: (day: number, language: TLocale): TLessonDraft =>
+      lessons.get(lessonKey(day, language)) ?? emptyLesson(day, language),
+    hasLesson: (day: number, language: TLocale) => lessons.has(lessonKey(day, language)),
+    state: (day: number, language: string): TLessonState =>
+      states.get(lessonKey(day, language)) ?? 'empty',
+    /** The lesson form's values for a day and language (a keystroke: cheap, no re-render). */
+    setLesson: (day: number, language: TLocale, values: Omit<TLessonDraft, 'day' | 'language'>) => {
+      const key = lessonKey(day, language);
+      lessons.set(key, { ...values, day, language });
+      serverErrors.delete(key);
+      version += 1;
+      // Only a change of the lesson's state is news for the subscribers (the markers).
+      if (refreshState(key)) emit();
+    },
+    /** The last save's field errors per lesson (they mark the day list until edited). */
+    setServerErrors: (errors: Map<string, TLessonServerErrors>) => {
+      const keys = new Set([...serverErrors.keys(), ...errors.keys()]);
+      serverErrors = errors;
+      for (const key of keys) refreshState(key);
+      statesVersion += 1;
+      emit();
+    },
+    serverErrors: (day: number, language: string) => serverErrors.get(lessonKey(day, language)),
+    setIntro: (intro: { name: string; description: string; category: string | null }) =>
+      change(intro),
+    setStatus: (status: TCourseStatus) => {
+      snapshot = { ...snapshot, status };
+      emit();
+    },
+    setDelivery: (delivery: TDeliveryDraft) => change({ delivery }),
+    addDay: () => {
+      if (snapshot.days >= MAX_LESSONS_PER_COURSE) return;
+      change({ days: snapshot.days + 1 });
+    },
+    removeDay: (day: number) => {
+      for (const language of snapshot.languages) {
+        lessons.delete(lessonKey(day, language.short_name));
+        states.delete(lessonKey(day, language.short_name));
+        for (let later = day + 1; later <= snapshot.days; later += 1) {
+          const key = lessonKey(later, language.short_name);
+          const lesson = lessons.get(key);
+          lessons.delete(key);
+          states.delete(key);
+          if (lesson) {
+            lessons.set(lessonKey(later - 1, language.short_name), { ...lesson, day: later - 1 });
+            refreshState(lessonKey(later - 1, language.short_name));
+          }
+        }
+      }
+      statesVersion += 1;
+      change({ days: Math.max(1, snapshot.days - 1) });
+    },
+    addLanguage: (language: TLocale) => {
+      if (snapshot.languages.some((entry) => entry.short_name === language)) return;
+      change({ languages: [...snapshot.languages, { short_name: language, is_primary: false }] });
+    },
+    removeLanguage: (language: TLocale) => {
+      const entry = snapshot.languages.find((item) => item.short_name === language);
+      if (!entry || entry.is_primary) return;
+      for (let day = 1; day <= snapshot.days; day += 1) {
+        lessons.delete(lessonKey(day, language));
+        states.delete(lessonKey(day, language));
+      }
+      statesVersion += 1;
+      change({ languages: snapshot.languages.filter((item) => item !== entry) });
+    },
+    /** Replaces lessons with the API's (after a save or a translation). */
+    replaceFromCourse: (next: TCourse, keepLocal = false) => {
+      if (!keepLocal) lessons.clear();
+      for (const lesson of next.lessons) {
+        const draft = toDraftLesson(lesson);
+        lessons.set(lessonKey(draft.day, draft.language), draft);
+      }
+      states.clear();
+      for (const key of lessons.keys()) refreshState(key);
+      statesVersion += 1;
+      change({
+        status: next.status,
+        languages: next.languages.map((language) => ({
+          short_name: language.short_name as TLocale,
+          is_primary: language.is_primary,
+        })),
+        days: Math.max(snapshot.days, ...next.lessons.map((lesson) => lesson.day)),
+      });
+    },
+    /** Every lesson with something written in it, in day then language order. */
+    writtenLessons: (): TLessonDraft[] => {
+      const written: TLessonDraft[] = [];
+      for (let day = 1; day <= snapshot.days; day += 1) {
+        for (const language of snapshot.languages) {
+          const lesson = lessons.get(lessonKey(day, language.short_name));
+          if (lesson && !isUntouched(lesson)) written.push(lesson);
+        }
+      }
+      return written;
+    },
+    /** The full course as `POST …/courses/{uuid}` takes it, and which lesson each index is. */
+    requestBody: (
+      defaultResponse: string,
+      { status, delivery = false }: { status?: 'draft' | 'scheduled'; delivery?: boolean } = {},
+    ) => {
+      const sent = store.writtenLessons();
+      return {
+        body: {
+          name: snapshot.name,
+          description: snapshot.description,
+          category: snapshot.category,
+          languages: snapshot.languages,
+          lessons: sent.map((lesson) => toLessonRequest(lesson, defaultResponse)),
+          ...(delivery
+            ? {
+                distribution: snapshot.delivery.distribution,
+                learners_lists: snapshot.delivery.learners_lists,
+              }
+            : {}),
+          ...(status ? { status } : {}),
+        },
+        sent: sent.map((lesson) => ({ day: lesson.day, language: lesson.language })),
+      };
+    },
+  };
+  return store;
+};
+
+/** Whether every day has a complete lesson in every language (the Content step is done). */
+export const contentComplete = (store: TDraftStore): boolean => {
+  const { days, languages } = store.snapshot();
+  for (let day = 1; day <= days; day += 1) {
+    for (const language of languages) {
+      if (store.state(day, language.short_name) !== 'valid') return false;
+    }
+  }
+  return days >= 1 && languages.length > 0;
+};
+
+export const deliveryComplete = (
+  store: TDraftStore,
+  now: Date,
+  hasLearnersLists: boolean,
+): boolean =>
+  deliveryStepSchema(now, { hasLearnersLists }).safeParse(store.snapshot().delivery).success;
+
+/** Everything that blocks scheduling, by the shared publish check of spec §5. */
+export const publishProblems = (
+  store: TDraftStore,
+  now: Date,
+  hasLearnersLists: boolean,
+  defaultResponse: string,
+): TPublishProblem[] => {
+  const { body } = store.requestBody(defaultResponse, { delivery: true });
+  return publishCheck(toPublishCourse(body), { now, hasLearnersLists });
+};
+
+/** Where a draft stands: the first step that is not complete (a draft resumes there). */
+export const resumeStep = (store: TDraftStore, now: Date, hasLearnersLists: boolean): TStep => {
+  if (!contentComplete(store)) return 'content';
+  if (!deliveryComplete(store, now, hasLearnersLists)) return 'delivery';
+  return 'finish';
+};
