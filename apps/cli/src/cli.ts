@@ -202,7 +202,12 @@ export const createProgram = (io: CliIo): Command => {
     .argument('<file>', '.csv or .xlsx, or - for CSV on stdin')
     .description('import learners from a file through the bulk import, and wait for it')
     .option('--list <name|uuid>', 'add every imported learner to this learners list')
-    .option('--default-country <code>', 'country (IT) of phone numbers without a +')
+    .option('--default-country <code>', 'country of phone numbers without a + (default IT)')
+    .option(
+      '--default-channels <list>',
+      'channels (slack,ms-teams,whatsapp,webex,google-chat) of rows without any; the file then needs no channels column',
+    )
+    .option('--default-language <code>', 'language (en, it, de) of rows without one')
     .option(
       '--map <header=column>',
       'read a header as a column (first_name, last_name, email, phone, channels, locale, ignore); repeatable',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   ZImportColumnOverridesSchema,
+  fillMessage,
   matchImportHeader,
   parseImportColumnOverrides,
 } from './import-columns.ts';
@@ -125,5 +126,21 @@ describe('column overrides', () => {
     const bad = ZImportColumnOverridesSchema.safeParse({ Cellulare: 'mobile' });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.message).toBe(MESSAGES.importColumnMapInvalid);
+  });
+});
+
+describe('files without a channels column (address books, HR systems)', () => {
+  const noChannels = (cells: string[]) => cells.filter((cell) => !/^channels?$/i.test(cell));
+
+  it('are refused without a default channel, accepted with one', () => {
+    expect(headerOf(noChannels(GOOGLE_CONTACTS)).problems).toEqual([
+      fillMessage(MESSAGES.importColumnsMissing, { columns: 'channels' }),
+    ]);
+    expect(matchImportHeader(noChannels(GOOGLE_CONTACTS), {}, ['channels']).problems).toEqual([]);
+    expect(matchImportHeader(noChannels(OUTLOOK), {}, ['channels']).problems).toEqual([]);
+    // A default never excuses the names.
+    expect(matchImportHeader(['email'], {}, ['channels']).problems).toEqual([
+      fillMessage(MESSAGES.importColumnsMissing, { columns: 'first_name, last_name' }),
+    ]);
   });
 });

@@ -190,11 +190,13 @@ export const fillMessage = (text: string, values: Record<string, string | number
  * Matches a file's first row to the import columns: the overrides first (by header name), then
  * the aliases, case- and accent-insensitively; other columns are ignored. A column an override
  * assigns is not also taken by an alias. Problems: a column two headers claim with the same
- * strength, a required column missing, neither e-mail nor phone.
+ * strength, a required column missing (unless `defaulted`), neither e-mail nor phone.
  */
 export const matchImportHeader = (
   cells: readonly string[],
   overrides: TImportColumnOverrides = {},
+  /** Columns given a default for every row (the upload's default channels): not required. */
+  defaulted: readonly TImportColumn[] = [],
 ): TImportHeader => {
   const byName = new Map<string, { key: string; target: TImportColumnTarget }>();
   for (const [key, target] of Object.entries(overrides)) {
@@ -246,7 +248,9 @@ export const matchImportHeader = (
     matches.push({ index, header: cell, column, by });
   }
 
-  const missing = IMPORT_REQUIRED_COLUMNS.filter((column) => columns[column] === undefined);
+  const missing = IMPORT_REQUIRED_COLUMNS.filter(
+    (column) => columns[column] === undefined && !defaulted.includes(column),
+  );
   if (missing.length > 0) {
     problems.push(fillMessage(MESSAGES.importColumnsMissing, { columns: missing.join(', ') }));
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkImportRow, importRowKey } from './import-rows.ts';
+import { IMPORT_DEFAULT_COUNTRY, checkImportRow, importRowKey } from './import-rows.ts';
 import { validateLearnerInput } from './learner.ts';
 import { withCountryCode } from './phone-country.ts';
 import { ZImportUploadFieldsSchema } from './imports.ts';
@@ -125,7 +125,8 @@ describe('checkImportRow', () => {
         first_name: cells[0],
         last_name: cells[1],
         email: cells[2],
-        phone: cells[3],
+        // National numbers are read as the import's country (Italy unless chosen).
+        phone: withCountryCode(cells[3]!, IMPORT_DEFAULT_COUNTRY),
         channels: cells[4],
         locale: cells[5],
       });
@@ -143,7 +144,11 @@ describe('checkImportRow', () => {
 
   it('puts the default country in front of national phone numbers, in the key too', () => {
     const row = ['Ada', 'Lovelace', '', '333 123 4567', 'whatsapp', ''];
-    expect(checkImportRow(row, columns, 6, undefined)).toMatchObject({ ok: false });
+    // Not chosen: Italy (spec §9), as if chosen.
+    expect(IMPORT_DEFAULT_COUNTRY).toBe('IT');
+    expect(checkImportRow(row, columns, 6, undefined)).toEqual(
+      checkImportRow(row, columns, 6, undefined, { defaultCountry: 'IT' }),
+    );
     expect(checkImportRow(row, columns, 6, undefined, { defaultCountry: 'IT' })).toMatchObject({
       ok: true,
       key: 'p:+393331234567',
@@ -178,5 +183,59 @@ describe('withCountryCode', () => {
       Cellulare: 'phone',
     });
     expect(ZImportUploadFieldsSchema.safeParse({ columns: '{nope' }).success).toBe(false);
+  });
+});
+
+describe('defaults of the upload (channel, language, country)', () => {
+  // The Italian HR sheet of issue 14: Nome;Cognome;Email;Cellulare;Canale;Lingua.
+  const hr = { first_name: 0, last_name: 1, email: 2, phone: 3, channels: 4, locale: 5 };
+
+  it('reads a national mobile number as Italian unless another country is chosen', () => {
+    const row = ['Giulia', 'Bianchi', 'giulia@example.it', '333 1234567', 'whatsapp', 'it'];
+    expect(checkImportRow(row, hr, 6, undefined)).toMatchObject({
+      ok: true,
+      learner: { phone: '+393331234567', channels: ['whatsapp'] },
+    });
+    const irish = ['Siobhan', 'Kelly', 'sk@example.ie', '087 123 4567', 'whatsapp', 'en'];
+    expect(checkImportRow(irish, hr, 6, undefined, { defaultCountry: 'IE' })).toMatchObject({
+      ok: true,
+      learner: { phone: '+353871234567' },
+    });
+  });
+
+  it("fills channel and language where the file has none, the row's own value winning", () => {
+    // Outlook: First Name, Last Name, E-mail Address, Mobile Phone; no channel, no language.
+    const outlook = { first_name: 0, last_name: 1, email: 2, phone: 3 };
+    const options = { defaultChannels: ['ms-teams'], defaultLocale: 'de' };
+    expect(
+      checkImportRow(['Jonas', 'Weber', 'jw@example.de', ''], outlook, 4, undefined, options),
+    ).toMatchObject({ ok: true, learner: { channels: ['ms-teams'], locale: 'de' } });
+    expect(
+      checkImportRow(['Ada', 'Lovelace', 'a@x.test', '', 'slack', ''], hr, 6, undefined, options),
+    ).toMatchObject({ ok: true, learner: { channels: ['slack'], locale: 'de' } });
+    expect(checkImportRow(['Jonas', 'Weber', 'jw@example.de', ''], outlook, 4, undefined)).toEqual(
+      expect.objectContaining({ ok: false }),
+    );
+  });
+
+  it('are upload fields: known channels and languages only', () => {
+    expect(
+      ZImportUploadFieldsSchema.parse({
+        default_channels: 'Slack, ms teams,',
+        default_locale: 'IT',
+      }),
+    ).toMatchObject({ default_channels: ['slack', 'ms-teams'], default_locale: 'it' });
+    expect(ZImportUploadFieldsSchema.safeParse({ default_channels: 'fax' }).success).toBe(false);
+    expect(ZImportUploadFieldsSchema.safeParse({ default_locale: 'fr' }).success).toBe(false);
+    expect(ZImportUploadFieldsSchema.parse({ default_channels: '' }).default_channels).toBe(
+      undefined,
+    );
+  });
+});
+
+describe('withCountryCode on digits that lost their +', () => {
+  it('reports a number that reads both as national and as international, never guesses', () => {
+    expect(withCountryCode('393331234567', 'IT')).toBe('393331234567');
+    expect(withCountryCode('3931234567', 'IT')).toBe('+393931234567');
   });
 });

@@ -17,9 +17,24 @@ import { withCountryCode } from './phone-country.ts';
 export type TImportColumnMap = Partial<Record<TImportColumn, number>>;
 
 export type TImportRowOptions = {
-  /** ISO country of national phone numbers (`--default-country IT`), see withCountryCode. */
+  /**
+   * ISO country of national phone numbers (`--default-country IT`, the upload page's country),
+   * see withCountryCode; IMPORT_DEFAULT_COUNTRY when not chosen.
+   */
   defaultCountry?: string | undefined;
+  /**
+   * Channels of a row whose file has no channels column, or whose cell is empty (files from
+   * address books and HR systems have none); a row's own value wins.
+   */
+  defaultChannels?: readonly string[] | undefined;
+  /** Language of a row without one, as for defaultChannels. */
+  defaultLocale?: string | undefined;
 };
+
+/** The country national phone numbers of an import are read with (spec §9: Italy first). */
+export const IMPORT_DEFAULT_COUNTRY = 'IT';
+
+const countryOf = (options: TImportRowOptions) => options.defaultCountry ?? IMPORT_DEFAULT_COUNTRY;
 
 /** What checkImportRow takes besides the row: the options, and the row's key when known. */
 export type TImportRowCheckOptions = TImportRowOptions & {
@@ -43,11 +58,12 @@ export const importRecordOf = (
   for (const column of IMPORT_COLUMNS) {
     const value = cellOf(cells, columns[column]);
     if (value === undefined) continue;
-    record[column] =
-      column === 'phone' && options.defaultCountry
-        ? withCountryCode(value, options.defaultCountry)
-        : value;
+    record[column] = column === 'phone' ? withCountryCode(value, countryOf(options)) : value;
   }
+  if (!record.channels?.trim() && options.defaultChannels?.length) {
+    record.channels = options.defaultChannels.join(',');
+  }
+  if (!record.locale?.trim() && options.defaultLocale) record.locale = options.defaultLocale;
   return record;
 };
 
@@ -64,9 +80,10 @@ export const importRowKey = (
   const email = cellOf(cells, columns.email)?.trim().toLowerCase();
   if (email) return `e:${email}`;
   const raw = cellOf(cells, columns.phone);
-  const phone = (
-    raw !== undefined && options.defaultCountry ? withCountryCode(raw, options.defaultCountry) : raw
-  )?.replace(/[\s\-.()]/g, '');
+  const phone = (raw !== undefined ? withCountryCode(raw, countryOf(options)) : raw)?.replace(
+    /[\s\-.()]/g,
+    '',
+  );
   return phone && phone.length > 1 ? `p:${phone}` : null;
 };
 

@@ -8,8 +8,9 @@ import {
   dataEnvelope,
   paginatedEnvelope,
 } from './common.ts';
-import { LEARNER_IMPORT_TYPES } from './constants.ts';
-import { ZLearnerListRefSchema } from './learner.ts';
+import { LEARNER_IMPORT_TYPES, LOCALES } from './constants.ts';
+import type { TChannelKey } from './constants.ts';
+import { ZLearnerListRefSchema, toChannelKey } from './learner.ts';
 import { ZImportColumnOverridesSchema } from './import-columns.ts';
 import { MESSAGES } from './messages.ts';
 import { isKnownCountry } from './phone-country.ts';
@@ -102,6 +103,35 @@ export const ZImportUploadFieldsSchema = z.object({
     .refine((value) => value === undefined || isKnownCountry(value), {
       error: MESSAGES.importDefaultCountryInvalid,
     })
+    .optional(),
+  /**
+   * Channels of rows without any (no channels column, or an empty cell), comma-separated:
+   * `slack,ms-teams`. With it, the file needs no channels column.
+   */
+  default_channels: z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const keys: TChannelKey[] = [];
+      for (const part of value.split(',')) {
+        if (part.trim() === '') continue;
+        const key = toChannelKey(part);
+        if (!key) {
+          ctx.issues.push({ code: 'custom', message: MESSAGES.channelUnknown, input: value });
+          return z.NEVER;
+        }
+        if (!keys.includes(key)) keys.push(key);
+      }
+      return keys.length > 0 ? keys : undefined;
+    })
+    .optional(),
+  /** Language of rows without one (no language column, or an empty cell). */
+  default_locale: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((value) => value || undefined)
+    .pipe(z.enum(LOCALES, { error: MESSAGES.localeInvalid }).optional())
     .optional(),
 });
 export type TImportUploadFields = z.output<typeof ZImportUploadFieldsSchema>;

@@ -182,6 +182,56 @@ describe('ccp learners import', () => {
     });
   });
 
+  it('imports an Outlook export (no channel, no language column) with --default-channels and --default-language', async () => {
+    const csv = file(
+      'outlook.csv',
+      'First Name,Middle Name,Last Name,E-mail Address,Mobile Phone,Business Phone\nJonas,,Weber,jonas.weber@outlook.test,0151 23456789,\nLea,,Schulz,lea.schulz@outlook.test,,+49 30 1234567\n',
+    );
+    const refused = await ccp(['learners', 'import', csv, '--dry-run']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('channels');
+    const badFlag = await ccp([
+      'learners',
+      'import',
+      csv,
+      '--dry-run',
+      '--default-channels',
+      'fax',
+    ]);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain('--default-channels');
+
+    const flags = ['--default-channels', 'ms-teams', '--default-language', 'de'];
+    const dry = await ccp([
+      'learners',
+      'import',
+      csv,
+      '--dry-run',
+      '--json',
+      '--default-country',
+      'DE',
+      ...flags,
+    ]);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ total_rows: 2, valid: 2, failed: 0 });
+
+    runner ??= startJobRunner(api.app, { pollMs: 20 });
+    const real = await ccp([
+      'learners',
+      'import',
+      csv,
+      '--json',
+      '--default-country',
+      'DE',
+      ...flags,
+    ]);
+    expect(real.code).toBe(0);
+    expect(JSON.parse(real.stdout)).toMatchObject({ status: 'completed', created: 2, failed: 0 });
+    const found = await ccp(['learners', 'list', '--search', 'jonas.weber@outlook.test', '--json']);
+    expect(JSON.parse(found.stdout)).toEqual([
+      expect.objectContaining({ phone: '+4915123456789', locale: 'de' }),
+    ]);
+  });
+
   it('imports into a list and waits; the error report comes from the job; a re-run changes nothing', async () => {
     runner ??= startJobRunner(api.app, { pollMs: 20 });
     const csv = file(

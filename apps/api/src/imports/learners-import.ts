@@ -18,7 +18,12 @@ import { errorReportHeader, errorReportLines, openErrorReport } from './error-re
 import type { ErrorRow } from './error-report.ts';
 import { actionFor, findExisting, learnersLimitOf } from './existing.ts';
 import type { ExistingLearner } from './existing.ts';
-import { importPaths, parseImportCheckpoint, parseImportOptions } from './options.ts';
+import {
+  importPaths,
+  importRowOptions,
+  parseImportCheckpoint,
+  parseImportOptions,
+} from './options.ts';
 import type { LearnersImportCheckpoint } from './options.ts';
 import {
   holdImportWorker,
@@ -434,7 +439,7 @@ const runImport = async ({ app, job, signal, commit }: JobContext) => {
       delimiter: options.delimiter,
       columns: options.columns,
       headerLength: options.header.length,
-      defaultCountry: options.default_country,
+      rowOptions: importRowOptions(options),
       skipRows: checkpoint.row,
       batchSize: IMPORT_BATCH_ROWS[app.dialect],
     });

@@ -1,5 +1,5 @@
 import { JOB_STATUSES, LEARNER_IMPORT_TYPES } from '@ccp/schemas';
-import type { TImportJob, TJobStatus, TLocale } from '@ccp/schemas';
+import type { TChannelKey, TImportJob, TImportRowOptions, TJobStatus, TLocale } from '@ccp/schemas';
 
 import type { JobsTable } from '../db/types.ts';
 import { localizeMessage } from '../i18n/messages.ts';
@@ -19,6 +19,10 @@ export type LearnersImportOptions = {
   columns: ColumnMap;
   /** ISO country of phone numbers written without their international prefix (upload field). */
   default_country?: string;
+  /** Channels of rows without any (upload field default_channels). */
+  default_channels?: TChannelKey[];
+  /** Language of rows without one (upload field default_locale). */
+  default_locale?: TLocale;
   list: { uuid: string; name: string } | null;
   dry_run: boolean;
   /**
@@ -27,6 +31,15 @@ export type LearnersImportOptions = {
    */
   language?: TLocale;
 };
+
+/** The row defaults of an import (country, channels, language), as the shared row check takes them. */
+export const importRowOptions = (
+  options: Pick<LearnersImportOptions, 'default_country' | 'default_channels' | 'default_locale'>,
+): TImportRowOptions => ({
+  defaultCountry: options.default_country,
+  defaultChannels: options.default_channels,
+  defaultLocale: options.default_locale,
+});
 
 /** The last data row committed, its line, and the error report's committed size. */
 export type LearnersImportCheckpoint = { row: number; line: number; error_bytes: number };

@@ -1,5 +1,5 @@
 import { BULK_IMPORT_MAX_LEARNERS, MESSAGES, fillMessage, matchImportHeader } from '@ccp/schemas';
-import type { TImportColumnOverrides } from '@ccp/schemas';
+import type { TImportColumn, TImportColumnOverrides, TImportRowOptions } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 import { validationError } from '../lib/app-error.ts';
@@ -37,9 +37,13 @@ const firstRow = async (path: string, format: ImportFormat, delimiter: CsvDelimi
   return null;
 };
 
-const checkHeader = (header: string[] | null, overrides: TImportColumnOverrides | undefined) => {
+const checkHeader = (
+  header: string[] | null,
+  overrides: TImportColumnOverrides | undefined,
+  defaulted: readonly TImportColumn[],
+) => {
   if (header === null) throw fileError(MESSAGES.importFileEmpty);
-  const matched = matchImportHeader(header, overrides);
+  const matched = matchImportHeader(header, overrides, defaulted);
   if (matched.problems.length > 0) throw validationError({ file: matched.problems });
   return matched.columns;
 };
@@ -61,17 +65,19 @@ export const prescanImport = async (
     format,
     companyUuid,
     overrides,
-    defaultCountry,
+    rowOptions,
   }: {
     path: string;
     format: ImportFormat;
     companyUuid: string;
     /** The upload's `columns`: header overrides of the automatic matching. */
     overrides?: TImportColumnOverrides | undefined;
-    defaultCountry?: string | undefined;
+    /** The upload's row defaults (country of national phones, channels, language). */
+    rowOptions: TImportRowOptions;
   },
 ): Promise<PrescanResult> => {
-  const rowOptions = { defaultCountry };
+  // A default channel for every row makes a channels column optional.
+  const defaulted: TImportColumn[] = rowOptions.defaultChannels?.length ? ['channels'] : [];
   const delimiter = format === 'csv' ? await detectDelimiter(path) : ',';
   const limit = await learnersLimitOf(db, companyUuid);
   try {
@@ -84,7 +90,7 @@ export const prescanImport = async (
         throw fileError(MESSAGES.importIrregularRows);
       }
       const header = await firstRow(path, format, delimiter);
-      const columns = checkHeader(header, overrides);
+      const columns = checkHeader(header, overrides, defaulted);
       if ('brokenAtLine' in count) {
         throw fileError(fillMessage(MESSAGES.importCsvBroken, { line: count.brokenAtLine }));
       }
@@ -110,7 +116,7 @@ export const prescanImport = async (
     for await (const { line, cells } of readRows(path, format, delimiter)) {
       if (header === null) {
         header = cells;
-        columns = checkHeader(cells, overrides);
+        columns = checkHeader(cells, overrides, defaulted);
         continue;
       }
       totalRows += 1;

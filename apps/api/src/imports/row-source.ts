@@ -1,4 +1,4 @@
-import type { TLearnerInput } from '@ccp/schemas';
+import type { TImportRowOptions, TLearnerInput } from '@ccp/schemas';
 
 import { readRows } from './reader.ts';
 import type { CsvDelimiter, ImportFormat } from './reader.ts';
@@ -15,8 +15,8 @@ export type RowSourceParams = {
   delimiter: CsvDelimiter;
   columns: ColumnMap;
   headerLength: number;
-  /** ISO country of national phone numbers (the upload's default_country). */
-  defaultCountry?: string | undefined;
+  /** The upload's row defaults (country of national phones, channels, language). */
+  rowOptions: TImportRowOptions;
   /** Data rows already committed (the checkpoint): read for the duplicate check, not returned. */
   skipRows: number;
   batchSize: number;
@@ -28,8 +28,7 @@ export type PreparedRow =
 
 /** Batches of validated data rows after the checkpoint, in file order. */
 export async function* preparedBatches(params: RowSourceParams): AsyncGenerator<PreparedRow[]> {
-  const { columns, headerLength, skipRows, batchSize } = params;
-  const rowOptions = { defaultCountry: params.defaultCountry };
+  const { columns, headerLength, skipRows, batchSize, rowOptions } = params;
   // Where each e-mail (or phone) first appeared: later rows with it are reported as duplicates.
   // Rebuilt from the raw cells of every row, so a resumed job needs no validation of skipped ones.
   const firstLines = new Map<string, number>();

@@ -9,7 +9,12 @@ import {
   importRowKey,
   matchImportHeader,
 } from '@ccp/schemas';
-import type { TImportColumnOverrides, TImportHeader, TImportRowCheckOptions } from '@ccp/schemas';
+import type {
+  TImportColumnOverrides,
+  TImportHeader,
+  TImportRowCheckOptions,
+  TImportRowOptions,
+} from '@ccp/schemas';
 
 import { CsvBrokenError } from '../../lib/csv-reader.ts';
 import type { CsvDelimiter } from '../../lib/csv-reader.ts';
@@ -34,7 +39,8 @@ export type TCheckResult = {
 
 export type CheckOptions = {
   overrides: TImportColumnOverrides;
-  defaultCountry?: string | undefined;
+  /** The row defaults (country of national phones, channels, language). */
+  defaults?: TImportRowOptions;
   /** Also write the error report (CSV) here. */
   errorsOut?: string | undefined;
   keepErrors?: number;
@@ -69,7 +75,7 @@ export const checkImportFile = async (
   options: CheckOptions,
 ): Promise<TCheckResult> => {
   const keep = options.keepErrors ?? 1000;
-  const rowOptions = { defaultCountry: options.defaultCountry };
+  const rowOptions: TImportRowOptions = options.defaults ?? {};
   // One options object for every row: the key changes, nothing is allocated per row.
   const checkOptions: TImportRowCheckOptions = { ...rowOptions };
   const firstLines = new Map<string, number>();
@@ -91,7 +97,11 @@ export const checkImportFile = async (
         if (!headerSeen) {
           headerSeen = true;
           result.header = cells;
-          result.matched = matchImportHeader(cells, options.overrides);
+          result.matched = matchImportHeader(
+            cells,
+            options.overrides,
+            rowOptions.defaultChannels?.length ? ['channels'] : [],
+          );
           if (result.matched.problems.length > 0) {
             result.problems.push(...result.matched.problems);
             return result;

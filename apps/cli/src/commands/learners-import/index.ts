@@ -21,11 +21,21 @@ import {
 } from '@ccp/data-provider';
 import {
   FINISHED_JOB_STATUSES,
+  CHANNEL_KEYS,
+  LOCALES,
+  ZImportUploadFieldsSchema,
   isKnownCountry,
   matchImportHeader,
   parseImportColumnOverrides,
 } from '@ccp/schemas';
-import type { TImportColumnOverrides, TImportJob, TLearnersList } from '@ccp/schemas';
+import type {
+  TChannelKey,
+  TImportColumn,
+  TImportColumnOverrides,
+  TImportJob,
+  TLearnersList,
+  TLocale,
+} from '@ccp/schemas';
 
 import type { CliSession, GlobalOptions } from '../../lib/client.ts';
 import { requireSession } from '../../lib/client.ts';
@@ -46,6 +56,8 @@ import type { TCheckResult } from './check.ts';
 export type LearnersImportOptions = GlobalOptions & {
   list?: string;
   defaultCountry?: string;
+  defaultChannels?: string;
+  defaultLanguage?: string;
   map?: string[];
   dryRun?: boolean;
   errorsOut?: string;
@@ -85,15 +97,42 @@ const overridesOf = (options: LearnersImportOptions): TImportColumnOverrides => 
   }
 };
 
-const countryOf = (options: LearnersImportOptions): string | undefined => {
+/** The row defaults (--default-country, --default-channels, --default-language), checked. */
+const rowDefaultsOf = (options: LearnersImportOptions): TImportRowDefaults => {
   const country = options.defaultCountry?.trim().toUpperCase();
   if (country && !isKnownCountry(country)) {
     throw new UsageError(
       `--default-country: expected a two-letter country code such as IT, got "${options.defaultCountry}".`,
     );
   }
-  return country || undefined;
+  const fields = ZImportUploadFieldsSchema.safeParse({
+    default_channels: options.defaultChannels,
+    default_locale: options.defaultLanguage,
+  });
+  if (!fields.success) {
+    const flag = fields.error.issues[0]?.path[0] === 'default_locale' ? 'language' : 'channels';
+    throw new UsageError(
+      flag === 'language'
+        ? `--default-language: expected one of ${LOCALES.join(', ')}, got "${options.defaultLanguage}".`
+        : `--default-channels: expected channels among ${CHANNEL_KEYS.join(', ')}, got "${options.defaultChannels}".`,
+    );
+  }
+  return {
+    defaultCountry: country || undefined,
+    defaultChannels: fields.data.default_channels,
+    defaultLocale: fields.data.default_locale,
+  };
 };
+
+type TImportRowDefaults = {
+  defaultCountry: string | undefined;
+  defaultChannels: TChannelKey[] | undefined;
+  defaultLocale: TLocale | undefined;
+};
+
+/** Columns the defaults stand in for: a default channel makes a channels column optional. */
+const defaultedColumns = (defaults: TImportRowDefaults): TImportColumn[] =>
+  defaults.defaultChannels?.length ? ['channels'] : [];
 
 const describeMapping = (check: Pick<TCheckResult, 'matched'>): string =>
   `Columns: ${check.matched.matches
@@ -122,7 +161,7 @@ const dryRun = async (
   const started = Date.now();
   const result = await checkImportFile(source, {
     overrides: overridesOf(options),
-    defaultCountry: countryOf(options),
+    defaults: rowDefaultsOf(options),
     errorsOut: options.errorsOut,
     onProgress: (rows, bytes) =>
       progress.update(`Checked ${formatCount(rows)} rows (${formatBytes(bytes)})`),
@@ -331,7 +370,7 @@ export async function learnersImport(
       return;
     }
     const overrides = overridesOf(options);
-    const defaultCountry = countryOf(options);
+    const defaults = rowDefaultsOf(options);
 
     // The header is checked before anything is sent: a file the server would refuse for its
     // columns fails here at once.
@@ -340,7 +379,7 @@ export async function learnersImport(
       header = batch[0]?.cells ?? null;
       break;
     }
-    const matched = matchImportHeader(header ?? [], overrides);
+    const matched = matchImportHeader(header ?? [], overrides, defaultedColumns(defaults));
     if (header !== null && matched.problems.length > 0) {
       throw new CliError(matched.problems.join('\n'), EXIT.error);
     }
@@ -356,7 +395,7 @@ export async function learnersImport(
           await fileHash(localFile),
           list?.uuid,
           overrides,
-          defaultCountry,
+          defaults,
         ]),
       )
       .digest('hex');
@@ -393,7 +432,9 @@ export async function learnersImport(
         {
           list_uuid: list?.uuid,
           columns: Object.keys(overrides).length > 0 ? JSON.stringify(overrides) : undefined,
-          default_country: defaultCountry,
+          default_country: defaults.defaultCountry,
+          default_channels: defaults.defaultChannels?.join(','),
+          default_locale: defaults.defaultLocale,
         },
         {
           field: 'file',

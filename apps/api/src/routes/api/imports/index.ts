@@ -24,6 +24,7 @@ import { errorReportHeader } from '../../../imports/error-report.ts';
 import {
   LEARNERS_IMPORT_KIND,
   importPaths,
+  importRowOptions,
   parseImportCheckpoint,
   parseImportOptions,
   serializeImportJob,
@@ -83,7 +84,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
       schema: {
         tags,
         summary: 'Upload a CSV or XLSX file of learners to import in the background',
-        description: `multipart/form-data {file, list_uuid?, dry_run?, columns?, default_country?}. The file (.csv or .xlsx, at most 700 MB; .xls is refused) is stored, then read once: a first row without the needed columns, broken CSV quoting, no rows or more than ${BULK_IMPORT_MAX_LEARNERS.toLocaleString('en')} rows answer 422 (errors.file); learners the file would add beyond the plan answer 402 with the limit. Nothing is written until then. Answers 202 with the queued job; poll GET …/imports/{jobUuid}. Rows are upserted by e-mail within the company (by phone when a row has no e-mail); every imported learner joins list_uuid when given; dry_run=true counts without writing. The requester is e-mailed the summary.`,
+        description: `multipart/form-data {file, list_uuid?, dry_run?, columns?, default_country?, default_channels?, default_locale?}. The file (.csv or .xlsx, at most 700 MB; .xls is refused) is stored, then read once: a first row without the needed columns, broken CSV quoting, no rows or more than ${BULK_IMPORT_MAX_LEARNERS.toLocaleString('en')} rows answer 422 (errors.file); learners the file would add beyond the plan answer 402 with the limit. Nothing is written until then. Answers 202 with the queued job; poll GET …/imports/{jobUuid}. Rows are upserted by e-mail within the company (by phone when a row has no e-mail); every imported learner joins list_uuid when given; dry_run=true counts without writing. The requester is e-mailed the summary.`,
         consumes: ['multipart/form-data'],
         body: z.object({
           file: z
@@ -103,7 +104,14 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           }),
           default_country: z.string().optional().meta({
             description:
-              'ISO country (IT) of phone numbers written without their international prefix.',
+              'ISO country of phone numbers written without their international prefix (IT when absent).',
+          }),
+          default_channels: z.string().optional().meta({
+            description:
+              'Comma-separated channels (slack,ms-teams) of rows without any; with it the file needs no channels column.',
+          }),
+          default_locale: z.string().optional().meta({
+            description: 'Language (en, it, de) of rows without one.',
           }),
         }),
         response: { 202: ZImportJobResponseSchema },
@@ -131,12 +139,17 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
         }
         if (!file || Object.keys(errors).length > 0) throw validationError(errors);
 
+        const defaults = {
+          ...(fields.default_country ? { default_country: fields.default_country } : {}),
+          ...(fields.default_channels ? { default_channels: fields.default_channels } : {}),
+          ...(fields.default_locale ? { default_locale: fields.default_locale } : {}),
+        };
         const scan = await prescanImport(app.db, {
           path: file.path,
           format: file.format,
           companyUuid,
           overrides: fields.columns,
-          defaultCountry: fields.default_country,
+          rowOptions: importRowOptions(defaults),
         });
         const options: LearnersImportOptions = {
           file_name: file.fileName,
@@ -144,7 +157,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           delimiter: scan.delimiter,
           header: scan.header,
           columns: scan.columns,
-          ...(fields.default_country ? { default_country: fields.default_country } : {}),
+          ...defaults,
           list,
           dry_run: fields.dry_run ?? false,
           language: requestLanguage(request),

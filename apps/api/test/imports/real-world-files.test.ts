@@ -1,0 +1,109 @@
+import { fillMessage, MESSAGES } from '@ccp/schemas';
+import { describe, expect, it } from 'vitest';
+
+import { importFile, uploadImport } from '../fixtures/imports.ts';
+import { buildTestApp, createSignedInUser } from '../helper.ts';
+
+// Issue 14: three exports from the wild, none written for CCP. Each imports with at most the
+// defaults the upload page offers (a channel, a language, a country); without them the first two
+// are refused with a message naming what is missing.
+
+// A Google Contacts export (header as Google writes it; no channel column).
+const GOOGLE = [
+  'Name,Given Name,Additional Name,Family Name,Yomi Name,Given Name Yomi,Additional Name Yomi,Family Name Yomi,Name Prefix,Name Suffix,Initials,Nickname,Short Name,Maiden Name,Birthday,Gender,Location,Billing Information,Directory Server,Mileage,Occupation,Hobby,Sensitivity,Priority,Subject,Notes,Language,Photo,Group Membership,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value',
+  'Anna Verdi,Anna,,Verdi,,,,,,,,,,,,,,,,,,,,,,,,,* myContacts,* Work,anna.verdi@example.it,Mobile,+39 347 555 0101',
+  'Luca Neri,Luca,,Neri,,,,,,,,,,,,,,,,,,,,,,,,,* myContacts,* Home,luca.neri@example.it,,',
+].join('\n');
+
+// An Outlook export (abridged to its usual leading columns; no channel column).
+const OUTLOOK = [
+  "First Name,Middle Name,Last Name,Title,Suffix,Nickname,Given Yomi,Surname Yomi,E-mail Address,E-mail 2 Address,E-mail 3 Address,Home Phone,Home Phone 2,Business Phone,Business Phone 2,Mobile Phone,Car Phone,Other Phone,Primary Phone,Pager,Business Fax,Home Fax,Other Fax,Company Main Phone,Callback,Radio Phone,Telex,TTY/TDD Phone,IMAddress,Job Title,Department,Company,Office Location,Manager's Name,Assistant's Name,Assistant's Phone,Company Yomi,Business Street,Business City,Business State,Business Postal Code,Business Country/Region,Home Street,Home City,Home State,Home Postal Code,Home Country/Region,Other Street,Other City,Other State,Other Postal Code,Other Country/Region,Personal Web Page,Spouse,Schools,Hobby,Location,Web Page,Birthday,Anniversary,Notes",
+  'Jonas,,Weber,,,,,,jonas.weber@example.de,,,,,+49 30 1234567,,0151 23456789,,,,,,,,,,,,,,Trainer,Sales,Example GmbH,,,,,,,,,,,,,,,,,,,,,,,,,,,,,',
+].join('\n');
+
+// An Italian HR sheet: semicolons, Italian headers, a national mobile number.
+const HR = [
+  'Nome;Cognome;Email;Cellulare;Canale;Lingua',
+  'Giulia;Bianchi;giulia.bianchi@example.it;333 1234567;whatsapp;it',
+].join('\n');
+
+describe('imports of real-world exports', async () => {
+  const app = await buildTestApp();
+
+  it('refuses a Google Contacts or Outlook file without a default channel, naming the column', async () => {
+    const { headers } = await createSignedInUser(app);
+    for (const content of [GOOGLE, OUTLOOK]) {
+      const upload = await uploadImport(app, headers, { name: 'contacts.csv', content });
+      expect(upload.statusCode).toBe(422);
+      expect(upload.json.error.errors.file).toEqual([
+        fillMessage(MESSAGES.importColumnsMissing, { columns: 'channels' }),
+      ]);
+    }
+  });
+
+  it('imports Google Contacts with a default channel and language', async () => {
+    const { headers } = await createSignedInUser(app);
+    const job = await importFile(
+      app,
+      headers,
+      { name: 'contacts.csv', content: GOOGLE },
+      { default_channels: 'slack', default_locale: 'it' },
+    );
+    expect(job).toMatchObject({ status: 'completed', created: 2, failed: 0 });
+    const anna = await app.db
+      .selectFrom('learners')
+      .selectAll()
+      .where('email', '=', 'anna.verdi@example.it')
+      .executeTakeFirstOrThrow();
+    expect(anna).toMatchObject({
+      first_name: 'Anna',
+      last_name: 'Verdi',
+      phone: '+393475550101',
+      locale: 'it',
+    });
+  });
+
+  it('imports Outlook with a default channel, its national mobile read in the chosen country', async () => {
+    const { headers } = await createSignedInUser(app);
+    const job = await importFile(
+      app,
+      headers,
+      { name: 'outlook.csv', content: OUTLOOK },
+      { default_channels: 'ms-teams,whatsapp', default_locale: 'de', default_country: 'DE' },
+    );
+    expect(job).toMatchObject({ status: 'completed', created: 1, failed: 0 });
+    const jonas = await app.db
+      .selectFrom('learners')
+      .selectAll()
+      .where('email', '=', 'jonas.weber@example.de')
+      .executeTakeFirstOrThrow();
+    expect(jonas).toMatchObject({ phone: '+4915123456789', locale: 'de' });
+  });
+
+  it('imports the Italian HR sheet as it is: its national mobile number is Italian', async () => {
+    const { headers } = await createSignedInUser(app);
+    const job = await importFile(app, headers, { name: 'dipendenti.csv', content: HR });
+    expect(job).toMatchObject({ status: 'completed', created: 1, failed: 0 });
+    const giulia = await app.db
+      .selectFrom('learners')
+      .selectAll()
+      .where('email', '=', 'giulia.bianchi@example.it')
+      .executeTakeFirstOrThrow();
+    expect(giulia.phone).toBe('+393331234567');
+  });
+
+  it('refuses an unknown default channel or language by field', async () => {
+    const { headers } = await createSignedInUser(app);
+    const upload = await uploadImport(
+      app,
+      headers,
+      { name: 'contacts.csv', content: GOOGLE },
+      { default_channels: 'fax', default_locale: 'fr' },
+    );
+    expect(upload.statusCode).toBe(422);
+    expect(upload.json.error.errors).toMatchObject({
+      default_channels: [MESSAGES.channelUnknown],
+      default_locale: [MESSAGES.localeInvalid],
+    });
+  });
+});
