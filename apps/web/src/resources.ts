@@ -44,6 +44,7 @@ const learnersList = () => import('./pages/learners/list.tsx');
 const learnersEdit = () => import('./pages/learners/edit.tsx');
 const learnersShow = () => import('./pages/learners/show.tsx');
 const learnersListsCreate = () => import('./pages/learners-lists/create.tsx');
+const learnersImportsCreate = () => import('./pages/learners-imports/create.tsx');
 const analyticsList = () => import('./pages/analytics/list.tsx');
 const exportsShow = () => import('./pages/exports/show.tsx');
 const apiTokensList = () => import('./pages/api-tokens/list.tsx');
@@ -86,6 +87,17 @@ export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
         path: ROUTES.learnersListCreate,
         load: learnersListsCreate,
         component: 'LearnersListCreate',
+      },
+    },
+  },
+  {
+    // The bulk upload (spec §2 /learners/upload) and its background job (`?job=`).
+    name: 'learners-imports',
+    pages: {
+      create: {
+        path: ROUTES.learnersUpload,
+        load: learnersImportsCreate,
+        component: 'LearnersImportCreate',
       },
     },
   },

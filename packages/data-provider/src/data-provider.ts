@@ -96,7 +96,7 @@ const handlerOf = <M extends ResourceMethod>(
  * | analytics | per-course insights | one report (classroom, statistics, …, learner) | | | |
  * | exports | | download | request | | |
  * | api-tokens | GET /users/me/tokens | | POST /users/me/tokens | | DELETE /users/me/tokens/{id} |
- * | learners-imports | GET /learners/imports | GET /learners/imports/{id} | (uploadLearnersImport) | | |
+ * | learners-imports | GET /learners/imports | GET /learners/imports/{id} | POST /learners/imports (multipart) | | |
  *
  * `…/courses` is `/api/v1/classrooms/{classroomUuid}/courses`: the session's current classroom
  * unless `meta.classroomUuid` names another. Records keep the API's `uuid` key. Unsupported

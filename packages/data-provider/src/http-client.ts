@@ -5,6 +5,8 @@ import type { TReaction } from './api-error.ts';
 import { reactionFor } from './reactions.ts';
 import type { TRequestRole } from './reactions.ts';
 import type { TokenStore, TTokens } from './token-store.ts';
+import { canReportUploadProgress, xhrFetch } from './utils/xhr-fetch.ts';
+import type { TUploadProgress } from './utils/xhr-fetch.ts';
 
 export const REFRESH_PATH = '/api/v1/users/oauth/refresh';
 export const LOGOUT_PATH = '/api/v1/users/oauth/logout';
@@ -38,6 +40,8 @@ export type RequestOptions = {
   /** `text`: answer the body as text (CSV) instead of parsing JSON. */
   responseType?: 'json' | 'text';
   signal?: AbortSignal;
+  /** Called as the body is sent (in a browser: through XMLHttpRequest, see xhrFetch). */
+  onUploadProgress?: TUploadProgress;
   /** Send the bearer token (default true). */
   auth?: boolean;
   /** Use this bearer instead of the stored one (the first login step's token). */
@@ -185,7 +189,11 @@ export const createHttpClient = ({
     const lang = language?.();
     if (lang) headers['accept-language'] = lang;
     try {
-      return await fetchImpl(buildUrl(apiUrl, path, options.query), {
+      const transport =
+        options.onUploadProgress && canReportUploadProgress()
+          ? xhrFetch(options.onUploadProgress)
+          : fetchImpl;
+      return await transport(buildUrl(apiUrl, path, options.query), {
         method: method.toUpperCase(),
         headers,
         body,

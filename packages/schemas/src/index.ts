@@ -4,6 +4,7 @@ export * from './analytics.ts';
 export * from './auth.ts';
 export * from './common.ts';
 export * from './constants.ts';
+export * from './csv-delimiter.ts';
 export * from './course.ts';
 export * from './course-wizard.ts';
 export * from './delivery.ts';

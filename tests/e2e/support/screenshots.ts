@@ -29,6 +29,8 @@ const langs = argValue('langs', 'en,it,de').split(',');
 const out = argValue('out', '/tmp/ccp-shots');
 const account = argValue('account', 'creator') as TAccount;
 const fullPage = argValue('full', '1') === '1';
+// A file to put in the page's file input before the shot (the learners upload's mapping step).
+const file = argValue('file', '');
 if (!(account in ACCOUNTS)) throw new Error(`Unknown account ${account}.`);
 
 mkdirSync(out, { recursive: true });
@@ -66,6 +68,7 @@ for (const lang of langs) {
     for (const route of routes) {
       await page.goto(route);
       await page.waitForLoadState('networkidle');
+      if (file) await page.locator('input[type=file]').first().setInputFiles(file);
       await page.waitForTimeout(400);
       const name = `${route.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'root'}-${width}-${lang}.png`;
       await page.screenshot({ path: path.join(out, name), fullPage });

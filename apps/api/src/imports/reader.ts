@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 
-import { IMPORT_MAX_RECORD_BYTES, MESSAGES, fillMessage } from '@ccp/schemas';
+import { IMPORT_MAX_RECORD_BYTES, MESSAGES, fillMessage, guessCsvDelimiter } from '@ccp/schemas';
+import type { TCsvDelimiter } from '@ccp/schemas';
 import { CsvError, parse } from 'csv-parse';
 
 import { XlsxError, readXlsxRows } from './xlsx.ts';
@@ -10,7 +11,7 @@ import { XlsxError, readXlsxRows } from './xlsx.ts';
 // comes with the line (CSV) or row number (XLSX) a person sees in an editor, so errors can name it.
 
 export type ImportFormat = 'csv' | 'xlsx';
-export type CsvDelimiter = ',' | ';' | '\t';
+export type CsvDelimiter = TCsvDelimiter;
 
 /** One non-blank row: the header first, then the data rows. */
 export type SourceRow = { line: number; cells: string[] };
@@ -25,8 +26,6 @@ export class ImportFileError extends Error {
   }
 }
 
-const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
-
 /**
  * The delimiter of a CSV file from its first line: the most frequent of `,` `;` and tab outside
  * quotes (Italian and German Excel write `;`). A file without any is read with `,`.
@@ -36,21 +35,7 @@ export const detectDelimiter = async (path: string): Promise<CsvDelimiter> => {
   try {
     const buffer = Buffer.alloc(IMPORT_MAX_RECORD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    const counts = new Map<CsvDelimiter, number>(DELIMITERS.map((d) => [d, 0]));
-    let quoted = false;
-    for (const char of text) {
-      if (char === '"') quoted = !quoted;
-      else if (!quoted && (char === '\n' || char === '\r')) break;
-      else if (!quoted && counts.has(char as CsvDelimiter)) {
-        counts.set(char as CsvDelimiter, (counts.get(char as CsvDelimiter) ?? 0) + 1);
-      }
-    }
-    let best: CsvDelimiter = ',';
-    for (const delimiter of DELIMITERS) {
-      if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
-    }
-    return best;
+    return guessCsvDelimiter(buffer.subarray(0, bytesRead).toString('utf8'));
   } finally {
     await handle.close();
   }

@@ -2,7 +2,8 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
-import { IMPORT_MAX_RECORD_BYTES } from '@ccp/schemas';
+import { IMPORT_MAX_RECORD_BYTES, guessCsvDelimiter } from '@ccp/schemas';
+import type { TCsvDelimiter } from '@ccp/schemas';
 
 // Streams the rows of an import CSV as the API's reader does (apps/api/src/imports/reader.ts,
 // csv-parse with bom, relax_quotes, relax_column_count and a 64 KB record limit), so a dry run
@@ -11,7 +12,7 @@ import { IMPORT_MAX_RECORD_BYTES } from '@ccp/schemas';
 // run of a 700 MB file must read millions of rows a minute in little memory: a line without a
 // quote is one `split`, only quoted ones go through the state machine.
 
-export type CsvDelimiter = ',' | ';' | '\t';
+export type CsvDelimiter = TCsvDelimiter;
 export type CsvRow = { line: number; cells: string[] };
 
 /** The file cannot be read as CSV from this line on (a quote never closed, a record over 64 KB). */
@@ -24,25 +25,9 @@ export class CsvBrokenError extends Error {
   }
 }
 
-const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
-
 /** The most frequent of `,` `;` and tab outside quotes on the first line (`,` when none). */
-export const detectDelimiterOf = (firstBytes: string): CsvDelimiter => {
-  const counts = new Map<string, number>();
-  let quoted = false;
-  for (const char of firstBytes) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === '\n' || char === '\r')) break;
-    else if (!quoted && DELIMITERS.includes(char as CsvDelimiter)) {
-      counts.set(char, (counts.get(char) ?? 0) + 1);
-    }
-  }
-  let best: CsvDelimiter = ',';
-  for (const delimiter of DELIMITERS) {
-    if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
-  }
-  return best;
-};
+export const detectDelimiterOf = (firstBytes: string): CsvDelimiter =>
+  guessCsvDelimiter(firstBytes);
 
 export const detectDelimiter = async (path: string): Promise<CsvDelimiter> => {
   const handle = await open(path, 'r');

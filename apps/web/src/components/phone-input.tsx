@@ -14,20 +14,10 @@ type Props = {
 
 const DEFAULT_COUNTRY: TPhoneCountry = 'IT';
 
-/**
- * A phone number as people write it: a country (spec §9: Italy and Ireland first) and the
- * national number, stored as E.164. What cannot be read yet is passed on as typed, so the form's
- * rule names the problem.
- */
-export const PhoneInput = ({ value, onChange, id, ...aria }: Props) => {
-  const { t, i18n } = useTranslation();
-  const [country, setCountry] = useState<TPhoneCountry>(
-    () => countryOfPhone(value) ?? DEFAULT_COUNTRY,
-  );
-  const [text, setText] = useState(() =>
-    value && value.startsWith('+') ? nationalPhone(value) : (value ?? ''),
-  );
-  const options = useMemo(() => {
+/** Every country with its calling code, named in the user's language (Italy and Ireland first). */
+export const useCountryOptions = () => {
+  const { i18n } = useTranslation();
+  return useMemo(() => {
     const names = new Intl.DisplayNames([i18n.language], { type: 'region' });
     return phoneCountries().map(({ code, callingCode }) => ({
       value: code,
@@ -35,6 +25,22 @@ export const PhoneInput = ({ value, onChange, id, ...aria }: Props) => {
       short: `${code} +${callingCode}`,
     }));
   }, [i18n.language]);
+};
+
+/**
+ * A phone number as people write it: a country (spec §9: Italy and Ireland first) and the
+ * national number, stored as E.164. What cannot be read yet is passed on as typed, so the form's
+ * rule names the problem.
+ */
+export const PhoneInput = ({ value, onChange, id, ...aria }: Props) => {
+  const { t } = useTranslation();
+  const [country, setCountry] = useState<TPhoneCountry>(
+    () => countryOfPhone(value) ?? DEFAULT_COUNTRY,
+  );
+  const [text, setText] = useState(() =>
+    value && value.startsWith('+') ? nationalPhone(value) : (value ?? ''),
+  );
+  const options = useCountryOptions();
 
   const emit = (nextCountry: TPhoneCountry, nextText: string) => {
     if (nextText.trim() === '') onChange?.('');

@@ -65,3 +65,16 @@ export const formatDuration = (
     minutes: String(rest).padStart(2, '0'),
   });
 };
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB'] as const;
+
+/** A size in bytes as people read it, in the interface language's digits: 1,5 MB. */
+export const formatBytes = (bytes: number): string => {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${numberFormat().format(unit === 0 ? value : Math.round(value * 10) / 10)} ${BYTE_UNITS[unit]}`;
+};

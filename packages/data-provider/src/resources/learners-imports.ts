@@ -2,6 +2,7 @@ import type { TImportJob } from '@ccp/schemas';
 import type { CustomParams } from '@refinedev/core';
 
 import type { HttpClient } from '../http-client.ts';
+import type { TUploadProgress } from '../utils/xhr-fetch.ts';
 import { apiData, paginatedResult, segment } from '../utils/api.ts';
 import { pageQuery, readFilters, rejectSorters } from '../utils/query.ts';
 import type { ResourceHandlers } from './types.ts';
@@ -25,8 +26,48 @@ export const learnersImportsResource: ResourceHandlers = {
     );
     return paginatedResult('learners-imports', body);
   },
+  /** The job; with `meta.part: 'errors'`, its error report as `{ uuid, csv }`. */
   getOne: async (id, context) =>
-    apiData<TImportJob>(context, 'GET', `${IMPORTS_PATH}/${segment(id)}`),
+    context.meta.part === 'errors'
+      ? {
+          uuid: id,
+          csv: await context.client.get<string>(`${IMPORTS_PATH}/${segment(id)}/errors`, {
+            responseType: 'text',
+            signal: context.signal,
+          }),
+        }
+      : apiData<TImportJob>(context, 'GET', `${IMPORTS_PATH}/${segment(id)}`),
+  /**
+   * The upload: `file` (a File or Blob) and the text fields of TImportUploadOptions;
+   * `meta.onUploadProgress(sent, total)` follows the bytes, `meta.signal` cancels the upload.
+   */
+  create: async ({ file, ...fields }, context) => {
+    if (!(file instanceof Blob)) throw new Error('learners-imports create needs a file (a Blob).');
+    const form = importForm(fields, file);
+    const onUploadProgress = context.meta.onUploadProgress as TUploadProgress | undefined;
+    const signal = (context.meta.signal as AbortSignal | undefined) ?? context.signal;
+    return apiData<TImportJob>({ ...context, signal }, 'POST', IMPORTS_PATH, {
+      form,
+      ...(onUploadProgress ? { onUploadProgress } : {}),
+    });
+  },
+};
+
+/** The multipart body of an upload: the text fields first, then the file. */
+const importForm = (fields: TImportUploadOptions, file: Blob): FormData => {
+  const form = new FormData();
+  if (fields.list_uuid) form.append('list_uuid', fields.list_uuid);
+  if (fields.dry_run) form.append('dry_run', 'true');
+  if (fields.columns && Object.keys(fields.columns).length > 0) {
+    form.append('columns', JSON.stringify(fields.columns));
+  }
+  if (fields.default_country) form.append('default_country', fields.default_country);
+  if (fields.default_channels?.length) {
+    form.append('default_channels', fields.default_channels.join(','));
+  }
+  if (fields.default_locale) form.append('default_locale', fields.default_locale);
+  form.append('file', file, file instanceof File ? file.name : 'learners.csv');
+  return form;
 };
 
 export const importActionRequests = {
@@ -41,6 +82,10 @@ export type TImportUploadOptions = {
   /** Header overrides, sent as JSON. */
   columns?: Record<string, string>;
   default_country?: string;
+  /** Channels of rows without any (the file then needs no channels column). */
+  default_channels?: string[];
+  /** Language of rows without one. */
+  default_locale?: string;
 };
 
 /**

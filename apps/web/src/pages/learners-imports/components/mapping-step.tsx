@@ -1,0 +1,287 @@
+import {
+  IMPORT_COLUMN_TARGETS,
+  IMPORT_DEFAULT_COUNTRY,
+  LOCALES,
+  checkImportRow,
+  matchImportHeader,
+} from '@ccp/schemas';
+import type {
+  TChannel,
+  TImportColumn,
+  TImportColumnOverrides,
+  TImportColumnTarget,
+} from '@ccp/schemas';
+import { useList } from '@refinedev/core';
+import { Alert, Form, Select, Table, Tag, Typography } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { useCountryOptions } from '../../../components/phone-input.tsx';
+import { describeMessage } from '../../../lib/messages.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
+import type { TFilePreview } from '../preview.ts';
+
+/** What the user chose on the mapping step. */
+export type TMappingChoice = {
+  /** The field of each header of the file, by position; `ignore` leaves it out. */
+  targets: TImportColumnTarget[];
+  defaultChannels: string[];
+  defaultLocale: string | undefined;
+  defaultCountry: string;
+};
+
+/** The automatic matching of a header, as the choice starts. */
+export const initialChoice = (header: readonly string[], locale: string): TMappingChoice => {
+  const matched = matchImportHeader(header);
+  const targets = header.map<TImportColumnTarget>(
+    (_, index) => matched.matches.find((match) => match.index === index)?.column ?? 'ignore',
+  );
+  return {
+    targets,
+    defaultChannels: [],
+    defaultLocale: locale,
+    defaultCountry: IMPORT_DEFAULT_COUNTRY,
+  };
+};
+
+/**
+ * The header overrides the server needs to read the file as the user mapped it: every header
+ * whose field differs from the automatic matching. Headers are named as the file writes them.
+ */
+export const overridesOf = (header: readonly string[], choice: TMappingChoice) => {
+  const automatic = initialChoice(header, '').targets;
+  const overrides: TImportColumnOverrides = {};
+  header.forEach((name, index) => {
+    const target = choice.targets[index] ?? 'ignore';
+    if (target !== automatic[index] && name.trim() !== '') overrides[name] = target;
+  });
+  return overrides;
+};
+
+/** The mapping as the shared matcher reads it, with the defaults standing in for columns. */
+export const mappingOf = (header: readonly string[], choice: TMappingChoice) => {
+  const defaulted: TImportColumn[] = choice.defaultChannels.length > 0 ? ['channels'] : [];
+  return matchImportHeader(header, overridesOf(header, choice), defaulted);
+};
+
+type Props = {
+  preview: TFilePreview;
+  choice: TMappingChoice;
+  onChange: (choice: TMappingChoice) => void;
+};
+
+/**
+ * The mapping step: each column of the file with its first values and the learner field it
+ * fills, the defaults for rows without a channel, a language or an international prefix, the
+ * problems the shared matcher finds, and the first rows checked by the shared row rules.
+ */
+export const MappingStep = ({ preview, choice, onChange }: Props) => {
+  const { t } = useTranslation();
+  const countries = useCountryOptions();
+  const { result: channels } = useList<TChannel>({
+    resource: 'channels',
+    pagination: { mode: 'off' },
+  });
+  const say = (text: string) => translateMessage(describeMessage(text), t);
+  // A row's reason is `field: message` (or a row-level message): both in the user's language.
+  const sayReason = (reason: string) => {
+    const [, field, message] = /^(\w+): (.*)$/s.exec(reason) ?? [];
+    return field && message && (IMPORT_COLUMN_TARGETS as readonly string[]).includes(field)
+      ? `${t(`learnersImport.fields.${field}`)}: ${say(message)}`
+      : say(reason);
+  };
+  const channelName = (key: string) =>
+    channels.data.find((channel) => channel.key === key)?.name ?? key;
+  const mapping = useMemo(() => mappingOf(preview.header, choice), [preview.header, choice]);
+  const rowOptions = {
+    defaultCountry: choice.defaultCountry,
+    defaultChannels: choice.defaultChannels,
+    defaultLocale: choice.defaultLocale,
+  };
+  const fieldOptions = IMPORT_COLUMN_TARGETS.map((target) => ({
+    value: target,
+    label: t(`learnersImport.fields.${target}`),
+  }));
+  const setTarget = (index: number, target: TImportColumnTarget) =>
+    onChange({
+      ...choice,
+      targets: choice.targets.map((current, at) => (at === index ? target : current)),
+    });
+
+  const columns = preview.header.map((name, index) => ({
+    key: index,
+    header: name,
+    samples: preview.rows
+      .map((row) => row[index] ?? '')
+      .filter((value) => value.trim() !== '')
+      .slice(0, 3),
+    target: choice.targets[index] ?? 'ignore',
+  }));
+
+  return (
+    <div className="import-mapping">
+      <Typography.Paragraph type="secondary">
+        {t('learnersImport.mapping.intro')}
+      </Typography.Paragraph>
+      <Table
+        className="import-mapping__columns"
+        size="small"
+        pagination={false}
+        rowKey="key"
+        dataSource={columns}
+        columns={[
+          {
+            title: t('learnersImport.mapping.column'),
+            dataIndex: 'header',
+            render: (header: string) => <Typography.Text strong>{header || '—'}</Typography.Text>,
+          },
+          {
+            title: t('learnersImport.mapping.samples'),
+            dataIndex: 'samples',
+            // Narrow screens keep the column and its field side by side.
+            responsive: ['lg'],
+            render: (samples: string[]) =>
+              samples.length > 0 ? (
+                <Typography.Text type="secondary" ellipsis>
+                  {samples.join(' · ')}
+                </Typography.Text>
+              ) : (
+                <Typography.Text type="secondary">—</Typography.Text>
+              ),
+          },
+          {
+            title: t('learnersImport.mapping.field'),
+            dataIndex: 'target',
+            width: 210,
+            render: (target: TImportColumnTarget, row) => (
+              <Select
+                aria-label={t('learnersImport.mapping.fieldOf', { column: row.header })}
+                value={target}
+                options={fieldOptions}
+                onChange={(next: TImportColumnTarget) => setTarget(row.key, next)}
+                style={{ width: '100%' }}
+              />
+            ),
+          },
+        ]}
+      />
+
+      <Form layout="vertical" className="import-mapping__defaults">
+        <Form.Item
+          label={t('learnersImport.mapping.defaultChannels')}
+          extra={t('learnersImport.mapping.defaultChannelsHelp')}
+        >
+          <Select
+            mode="multiple"
+            aria-label={t('learnersImport.mapping.defaultChannels')}
+            value={choice.defaultChannels}
+            onChange={(next: string[]) => onChange({ ...choice, defaultChannels: next })}
+            options={channels.data.map((channel) => ({ value: channel.key, label: channel.name }))}
+            placeholder={t('learnersImport.mapping.defaultChannelsPlaceholder')}
+            allowClear
+          />
+        </Form.Item>
+        <Form.Item
+          label={t('learnersImport.mapping.defaultLocale')}
+          extra={t('learnersImport.mapping.defaultLocaleHelp')}
+        >
+          <Select
+            aria-label={t('learnersImport.mapping.defaultLocale')}
+            value={choice.defaultLocale}
+            onChange={(next: string) => onChange({ ...choice, defaultLocale: next })}
+            options={LOCALES.map((locale) => ({
+              value: locale,
+              label: t(`enum.locale.${locale}`),
+            }))}
+          />
+        </Form.Item>
+        <Form.Item
+          label={t('learnersImport.mapping.defaultCountry')}
+          extra={t('learnersImport.mapping.defaultCountryHelp')}
+        >
+          <Select
+            aria-label={t('learnersImport.mapping.defaultCountry')}
+            value={choice.defaultCountry}
+            onChange={(next: string) => onChange({ ...choice, defaultCountry: next })}
+            options={countries}
+            showSearch
+            optionFilterProp="label"
+          />
+        </Form.Item>
+      </Form>
+
+      {mapping.problems.length > 0 ? (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          message={t('learnersImport.mapping.problems')}
+          description={
+            <ul className="plain-list">
+              {mapping.problems.map((problem) => (
+                <li key={problem}>{say(problem)}</li>
+              ))}
+            </ul>
+          }
+        />
+      ) : (
+        <>
+          <Typography.Title level={5}>{t('learnersImport.mapping.check')}</Typography.Title>
+          <Table
+            size="small"
+            pagination={false}
+            rowKey="line"
+            scroll={{ x: true }}
+            dataSource={preview.rows.map((cells, index) => {
+              const check = checkImportRow(
+                cells,
+                mapping.columns,
+                preview.header.length,
+                undefined,
+                rowOptions,
+              );
+              return { line: index + 2, check };
+            })}
+            columns={[
+              { title: t('learnersImport.mapping.line'), dataIndex: 'line', width: 70 },
+              {
+                title: t('learnersImport.mapping.learner'),
+                render: (_, { check }) =>
+                  check.ok
+                    ? `${check.learner.first_name} ${check.learner.last_name}`
+                    : t('learnersImport.mapping.notImported'),
+              },
+              {
+                title: t('learnersImport.mapping.contact'),
+                render: (_, { check }) =>
+                  check.ok
+                    ? [check.learner.email, check.learner.phone].filter(Boolean).join(' · ')
+                    : '',
+              },
+              {
+                title: t('learnersImport.mapping.channels'),
+                render: (_, { check }) =>
+                  check.ok ? check.learner.channels.map(channelName).join(', ') : '',
+              },
+              {
+                title: t('learnersImport.mapping.state'),
+                render: (_, { check }) =>
+                  check.ok ? (
+                    <Tag color="green">{t('learnersImport.mapping.valid')}</Tag>
+                  ) : (
+                    <span className="import-mapping__reasons">
+                      {check.reasons.map((reason) => (
+                        <Typography.Text key={reason} type="danger">
+                          {sayReason(reason)}
+                        </Typography.Text>
+                      ))}
+                    </span>
+                  ),
+              },
+            ]}
+          />
+        </>
+      )}
+    </div>
+  );
+};
