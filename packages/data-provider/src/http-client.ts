@@ -5,6 +5,8 @@ import type { TReaction } from './api-error.ts';
 import { reactionFor } from './reactions.ts';
 import type { TRequestRole } from './reactions.ts';
 import type { TokenStore, TTokens } from './token-store.ts';
+import { xhrFetch } from './utils/xhr-upload.ts';
+import type { TUploadProgress } from './utils/xhr-upload.ts';
 
 export const REFRESH_PATH = '/api/v1/users/oauth/refresh';
 export const LOGOUT_PATH = '/api/v1/users/oauth/logout';
@@ -44,6 +46,8 @@ export type RequestOptions = {
   bearer?: string;
   /** Failures for which this returns true are thrown without telling the host. */
   quiet?: (error: ApiError) => boolean;
+  /** Hears the bytes of the body sent so far (a browser upload, through XMLHttpRequest). */
+  onUploadProgress?: TUploadProgress;
 };
 
 export type HttpClient = {
@@ -185,7 +189,15 @@ export const createHttpClient = ({
     const lang = language?.();
     if (lang) headers['accept-language'] = lang;
     try {
-      return await fetchImpl(buildUrl(apiUrl, path, options.query), {
+      const url = buildUrl(apiUrl, path, options.query);
+      if (options.onUploadProgress && typeof XMLHttpRequest !== 'undefined') {
+        return await xhrFetch(
+          url,
+          { method: method.toUpperCase(), headers, body, signal: options.signal },
+          options.onUploadProgress,
+        );
+      }
+      return await fetchImpl(url, {
         method: method.toUpperCase(),
         headers,
         body,
