@@ -103,3 +103,45 @@ test('a file over 700 MB is refused before it is sent, and audio needs an AI ser
   await expect(fileError).toHaveText(MESSAGES.aiTranscriptionNotConfigured);
   expect(importRequests).toBe(0);
 });
+
+test('the upload shows its progress and can be canceled: nothing is imported', async ({ page }) => {
+  // A slow uplink (64 KB/s) so the upload of 1.5 MB lasts long enough to watch and cancel.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 64 * 1024,
+  });
+  await page.goto('/courses/import');
+  const name = `Canceled ${Date.now().toString(36)}`;
+  await page.getByLabel('Course name').fill(name);
+  await page.getByLabel('Public description').fill('An upload canceled halfway.');
+  const line = 'Listening comes before answering in every sales conversation. ';
+  await page.getByLabel('Source file').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(line.repeat(Math.ceil((1.5 * 1024 * 1024) / line.length))),
+  });
+  let answered = false;
+  page.on('response', (response) => {
+    if (response.url().includes('/courses/import')) answered = true;
+  });
+  await page.getByRole('button', { name: 'Create the course' }).click();
+  const status = page.getByRole('status');
+  await expect(status).toContainText(/Uploading: [\d.]+ of 1\.5 MB/);
+  await expect(page.getByRole('progressbar', { name: 'Import progress' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel the upload' }).click();
+  await expect(status).toContainText('The upload was canceled: nothing was imported.');
+  await expect(page).toHaveURL(/\/courses\/import$/);
+  expect(answered).toBe(false);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByRole('article', { name })).toHaveCount(0);
+});
