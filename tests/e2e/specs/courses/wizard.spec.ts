@@ -46,8 +46,18 @@ test('a course built from scratch through the four steps is scheduled and on the
   await page.getByRole('button', { name: 'Add a day' }).click();
   await expect(page.getByRole('form', { name: /^Day 2 ·/ })).toBeVisible();
   await expect(wizard.step('Delivery')).toHaveClass(/ant-steps-item-disabled/);
+  // A new day starts empty: nothing of day 1 is carried over.
+  await expect(wizard.lessonForm.getByLabel('Lesson title')).toHaveValue('');
+  await expect(wizard.editor).toHaveText('');
   await wizard.fillLesson(lessonOf(2));
   await expect(wizard.marker(2, 'en')).toHaveAttribute('data-state', 'valid');
+  // Each day shows its own lesson.
+  await wizard.openDay(1);
+  await expect(wizard.lessonForm.getByLabel('Lesson title')).toHaveValue(lessonOf(1).title);
+  await expect(wizard.editor).toHaveText(lessonOf(1).content);
+  await wizard.openDay(2);
+  await expect(wizard.lessonForm.getByLabel('Lesson title')).toHaveValue(lessonOf(2).title);
+  await expect(wizard.editor).toHaveText(lessonOf(2).content);
   await wizard.next();
 
   await expect(page).toHaveURL(/\/delivery$/);

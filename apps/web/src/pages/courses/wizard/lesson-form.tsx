@@ -2,7 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { ASSESSMENT_TYPES, MAX_ANSWERS, TEXT_LIMITS, ZLessonSchema } from '@ccp/schemas';
 import { Button, Checkbox, Form, Input, InputNumber, Select, Switch } from 'antd';
 import type { FormInstance } from 'antd';
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -95,6 +95,15 @@ export const LessonForm = ({
     [form, translate],
   );
   const mounted = useRef(false);
+
+  // The form instance is the Content step's, shared by every day and language: antd keeps the
+  // values of the last lesson shown (its store wins over a new `initialValues`), so each lesson
+  // starts from its own values before anything is painted.
+  useLayoutEffect(() => {
+    form.resetFields();
+    // Once per mounted lesson: the form is keyed by day and language.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     if (serverErrors?.length) form.setFields(serverErrors);
