@@ -33,6 +33,21 @@ export class CourseWizard {
       .locator('.ant-form-item-explain-error:not(.ant-form-show-help-item-leave)');
   }
 
+  /**
+   * Opens a step of a course (with `search`, e.g. "?day=2&lang=it") and waits for it: the first
+   * page of the app on a busy machine can take longer than an assertion's timeout.
+   */
+  async open(uuid: string, step: 'content' | 'delivery' | 'finish', search = '') {
+    await this.page.goto(`/courses/create/${uuid}/${step}${search}`);
+    const ready =
+      step === 'content'
+        ? this.editor
+        : step === 'delivery'
+          ? this.page.getByLabel('First delivery date')
+          : this.page.getByRole('button', { name: /Schedule the course|Save the changes/ });
+    await expect(ready).toBeVisible({ timeout: 30_000 });
+  }
+
   step(name: 'Intro' | 'Content' | 'Delivery' | 'Finish'): Locator {
     return this.steps.locator('.ant-steps-item').filter({ hasText: name });
   }

@@ -26,7 +26,7 @@ test('a complete English day is translated into Italian through the AI provider'
     languages: bilingual,
     lessons: [apiLesson(1), apiLesson(2)],
   });
-  await page.goto(`/courses/create/${uuid}/content?day=2&lang=it`);
+  await new CourseWizard(page).open(uuid, 'content', '?day=2&lang=it');
   const wizard = new CourseWizard(page);
   // The first page of a server just started: its first answers take longer.
   await expect(page.getByRole('form', { name: /^Day 2 · Italiano/ })).toBeVisible({
@@ -60,11 +60,11 @@ test('the provider failing and a translation of the wrong size show their spec t
     ],
   });
   const translate = page.getByRole('button', { name: 'Translate with AI from English' });
-  await page.goto(`/courses/create/${uuid}/content?day=1&lang=it`);
+  await new CourseWizard(page).open(uuid, 'content', '?day=1&lang=it');
   await translate.click();
   await expect(page.locator('.translate-alert')).toHaveText(MESSAGES.translationServerError);
 
-  await page.goto(`/courses/create/${uuid}/content?day=2&lang=it`);
+  await new CourseWizard(page).open(uuid, 'content', '?day=2&lang=it');
   await translate.click();
   const texts = 3 + 1 + 2 * 2;
   await expect(page.locator('.translate-alert')).toHaveText(

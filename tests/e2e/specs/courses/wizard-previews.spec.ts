@@ -29,7 +29,7 @@ test.describe('as Acme (Business plan)', () => {
       });
       // The browser's today is Monday 19 October 2026: Friday the 23rd is in the date window.
       await page.clock.setFixedTime(new Date('2026-10-19T10:00:00+02:00'));
-      await page.goto(`/courses/create/${uuid}/delivery`);
+      await new CourseWizard(page).open(uuid, 'delivery');
       await wizard.fillDelivery('Slack', '23-10-2026');
       await page.getByRole('switch', { name: 'Skip weekends' }).click();
 
@@ -63,7 +63,7 @@ test.describe('as Acme (Business plan)', () => {
       name: `Eleven answers ${unique()}`,
       lessons: [apiLesson(1, 'en', 11)],
     });
-    await page.goto(`/courses/create/${uuid}/content`);
+    await new CourseWizard(page).open(uuid, 'content');
     await page.getByRole('button', { name: 'Preview in…' }).click();
     const panel = page.getByRole('dialog', { name: /Day 1 · English as learners receive it/ });
     const whatsapp = panel.getByRole('tab', { name: /WhatsApp/ });
@@ -110,7 +110,7 @@ test.describe('as Acme (Business plan)', () => {
     expect(html).toContain('<strong>this</strong>');
     expect(html).toContain('https://example.com/guide');
 
-    await page.goto(`/courses/create/${uuid}/content`);
+    await new CourseWizard(page).open(uuid, 'content');
     const wizard = new CourseWizard(page);
     await expect(wizard.editor).toContainText('Read this');
     await wizard.editor.getByText('here').click();
@@ -143,7 +143,7 @@ test.describe('as Freelance Trainer (Free plan, 10 lessons a month)', () => {
       name: `Weekends ${unique()}`,
       lessons: [apiLesson(1)],
     });
-    await page.goto(`/courses/create/${uuid}/delivery`);
+    await new CourseWizard(page).open(uuid, 'delivery');
     await expect(page.getByText('Your plan does not include skipping weekends.')).toBeVisible();
     await page.getByRole('switch', { name: 'Skip weekends' }).click();
     await expect(upgradeModal.dialog).toHaveAccessibleName('Exclusion days limit reached');
@@ -184,7 +184,7 @@ test.describe('as Freelance Trainer (Free plan, 10 lessons a month)', () => {
     expect(days).toBeLessThan(12);
 
     const wizard = new CourseWizard(page);
-    await page.goto(`/courses/create/${uuid}/content`);
+    await new CourseWizard(page).open(uuid, 'content');
     await expect(wizard.dayList.locator('li')).toHaveCount(days);
     await page.getByRole('button', { name: 'Add a day' }).click();
     await wizard.fillLesson({

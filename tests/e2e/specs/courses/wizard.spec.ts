@@ -144,7 +144,7 @@ test('a second language waits for the primary one, stops new days, and the publi
     name,
     lessons: [apiLesson(1)],
   });
-  await page.goto(`/courses/create/${uuid}/content`);
+  await new CourseWizard(page).open(uuid, 'content');
   await expect(wizard.marker(1, 'en')).toHaveAttribute('data-state', 'valid');
 
   // Day 2 not written yet in the primary language: no second language.
@@ -196,7 +196,7 @@ test('leaving a step with unsaved changes asks to save them; saving keeps them',
     name: `Unsaved ${unique()}`,
     lessons: [apiLesson(1)],
   });
-  await page.goto(`/courses/create/${uuid}/content`);
+  await new CourseWizard(page).open(uuid, 'content');
   const title = wizard.lessonForm.getByLabel('Lesson title');
   await title.fill('A title changed and not saved');
 
@@ -212,13 +212,13 @@ test('leaving a step with unsaved changes asks to save them; saving keeps them',
   await expect(question).toBeVisible();
   await question.getByRole('button', { name: 'Save and leave' }).click();
   await expect(question).toBeHidden();
-  await page.goto(`/courses/create/${uuid}/content`);
+  await new CourseWizard(page).open(uuid, 'content');
   await expect(title).toHaveValue('A title changed and not saved');
 
   await title.fill('Changed again, then dropped');
   await wizard.step('Intro').click();
   await question.getByRole('button', { name: 'Leave without saving' }).click();
   await expect(page).toHaveURL(/\/intro$/);
-  await page.goto(`/courses/create/${uuid}/content`);
+  await new CourseWizard(page).open(uuid, 'content');
   await expect(title).toHaveValue('A title changed and not saved');
 });

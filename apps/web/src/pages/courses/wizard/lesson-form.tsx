@@ -106,12 +106,17 @@ export const LessonForm = ({
   }, []);
 
   useEffect(() => {
-    if (serverErrors?.length) form.setFields(serverErrors);
-    if (focus) {
-      form.scrollToField(focus, { focus: true, block: 'center' });
-      void form.validateFields([focus]).catch(() => undefined);
-    }
+    // After the reset above has remounted the fields (antd re-keys them on a reset), or the
+    // errors and the focus would go to inputs about to be replaced.
+    const timer = window.setTimeout(() => {
+      if (serverErrors?.length) form.setFields(serverErrors);
+      if (focus) {
+        form.scrollToField(focus, { focus: true, block: 'center' });
+        void form.validateFields([focus]).catch(() => undefined);
+      }
+    }, 0);
     mounted.current = true;
+    return () => window.clearTimeout(timer);
     // Once per mounted lesson: the form is keyed by day and language.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
