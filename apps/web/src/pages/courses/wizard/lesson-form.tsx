@@ -2,8 +2,8 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { ASSESSMENT_TYPES, MAX_ANSWERS, TEXT_LIMITS, ZLessonSchema } from '@ccp/schemas';
 import { Button, Checkbox, Form, Input, InputNumber, Select, Switch } from 'antd';
 import type { FormInstance } from 'antd';
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import type { MutableRefObject, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 
@@ -45,8 +45,8 @@ export type TLessonFieldErrors = { name: TFieldPath; errors: string[] }[];
 type Props = {
   lesson: TLessonDraft;
   languageName: string;
-  /** The form instance, so the page can validate before switching. */
-  form: FormInstance;
+  /** Where the lesson's own form instance is handed to the page, to validate before switching. */
+  formRef: MutableRefObject<FormInstance | null>;
   onChange: (values: Omit<TLessonDraft, 'day' | 'language'>) => void;
   /** The API's field errors for this lesson from the last save. */
   serverErrors?: TLessonFieldErrors;
@@ -63,7 +63,7 @@ const answerTextPaths = (count: number): TFieldPath[] =>
 export const LessonForm = ({
   lesson,
   languageName,
-  form,
+  formRef,
   onChange,
   serverErrors,
   focus,
@@ -71,6 +71,15 @@ export const LessonForm = ({
   extra,
 }: Props) => {
   const { t } = useTranslation();
+  // Each lesson has its own form, so it starts from its own values (a form shared by every day
+  // keeps the last lesson's over a new initialValues); the page validates through formRef.
+  const [form] = Form.useForm();
+  useEffect(() => {
+    formRef.current = form;
+    return () => {
+      if (formRef.current === form) formRef.current = null;
+    };
+  }, [form, formRef]);
   const translate = useMemo(
     () => (text: string) => translateMessage(describeMessage(text), t),
     [t],
@@ -96,27 +105,13 @@ export const LessonForm = ({
   );
   const mounted = useRef(false);
 
-  // The form instance is the Content step's, shared by every day and language: antd keeps the
-  // values of the last lesson shown (its store wins over a new `initialValues`), so each lesson
-  // starts from its own values before anything is painted.
-  useLayoutEffect(() => {
-    form.resetFields();
-    // Once per mounted lesson: the form is keyed by day and language.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
   useEffect(() => {
-    // After the reset above has remounted the fields (antd re-keys them on a reset), or the
-    // errors and the focus would go to inputs about to be replaced.
-    const timer = window.setTimeout(() => {
-      if (serverErrors?.length) form.setFields(serverErrors);
-      if (focus) {
-        form.scrollToField(focus, { focus: true, block: 'center' });
-        void form.validateFields([focus]).catch(() => undefined);
-      }
-    }, 0);
+    if (serverErrors?.length) form.setFields(serverErrors);
+    if (focus) {
+      form.scrollToField(focus, { focus: true, block: 'center' });
+      void form.validateFields([focus]).catch(() => undefined);
+    }
     mounted.current = true;
-    return () => window.clearTimeout(timer);
     // Once per mounted lesson: the form is keyed by day and language.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
