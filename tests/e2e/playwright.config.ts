@@ -1,27 +1,14 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { defineConfig } from '@playwright/test';
 
+import { freePort } from './support/free-port.ts';
+
 // The browser tests drive Debian's Chromium against the real server (apps/api serving the built
 // apps/web/dist) on a free port, with a fresh SQLite database seeded with the demo.
 // `npm test -w @ccp/e2e` builds the web app first when it is stale.
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 
 // Workers load this file again: the environment carries the runner's choices over to them.
 process.env.CCP_E2E_PORT ??= String(await freePort());

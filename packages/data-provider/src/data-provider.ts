@@ -11,6 +11,7 @@ import type {
   UpdateParams,
 } from '@refinedev/core';
 
+import type { TUploadProgress } from './utils/xhr-fetch.ts';
 import type { HttpClient, QueryValue } from './http-client.ts';
 import { RESOURCE_HANDLERS, RESOURCES } from './resources/index.ts';
 import type { TResource } from './resources/index.ts';
@@ -48,7 +49,7 @@ export type DataProviderOptions = {
 };
 
 const signalOf = (meta: MetaQuery | undefined): AbortSignal | undefined => {
-  const signal: unknown = meta?.queryContext?.signal;
+  const signal: unknown = meta?.signal ?? meta?.queryContext?.signal;
   return signal instanceof AbortSignal ? signal : undefined;
 };
 
@@ -188,6 +189,10 @@ export const dataProvider = (
         ...(quiet ? { quiet } : {}),
         ...(query ? { query: query as Record<string, QueryValue> } : {}),
         ...(payload instanceof FormData ? { form: payload } : { body: payload }),
+        // `meta.onUploadProgress` hears the bytes of a multipart upload as they are sent.
+        ...(typeof context.meta.onUploadProgress === 'function'
+          ? { onUploadProgress: context.meta.onUploadProgress as TUploadProgress }
+          : {}),
         signal: context.signal,
       });
       const envelope =

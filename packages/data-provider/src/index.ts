@@ -8,3 +8,4 @@ export * from './reference-cache.ts';
 export * from './data-provider.ts';
 export * from './actions.ts';
 export * from './auth-provider.ts';
+export type { TUploadProgress } from './utils/xhr-fetch.ts';

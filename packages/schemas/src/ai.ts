@@ -113,7 +113,10 @@ const lessonsCount = z
 
 export const ZAiPromptSchema = z.object({ id: z.string(), prompt: z.string() });
 export type TAiPrompt = z.infer<typeof ZAiPromptSchema>;
-export const ZAiPromptsResponseSchema = dataEnvelope(z.array(ZAiPromptSchema));
+export const ZAiPromptsResponseSchema = dataEnvelope(z.array(ZAiPromptSchema)).extend({
+  /** Who writes: the configured provider, or the offline generator (documents only). */
+  meta: z.object({ generator: z.enum(AI_GENERATORS) }),
+});
 
 /** `POST /courses/helpers/lessons`: one prompt (`promptId`) or, without it, every prompt. */
 export const ZAiLessonsRequestSchema = z.object({

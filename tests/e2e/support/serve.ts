@@ -25,4 +25,13 @@ for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'SMTP_URL', 'OPENAI_API_K
   delete process.env[name];
 }
 
+// CCP_E2E_FAKE_AI=1: a server whose AI provider is the local fake (support/fake-openai.ts), for
+// the specs of the AI translation; the others run without a key (the offline generator).
+if (process.env.CCP_E2E_FAKE_AI === '1') {
+  const { FAKE_AI_KEY, startFakeOpenAi } = await import('./fake-openai.ts');
+  const fake = await startFakeOpenAi();
+  process.env.OPENAI_API_KEY = FAKE_AI_KEY;
+  process.env.OPENAI_BASE_URL = fake.baseUrl;
+}
+
 await import('../../../apps/api/src/server.ts');

@@ -14,7 +14,7 @@ describe('the AI writing helpers, offline', async () => {
   const app = await buildTestApp();
   const { headers } = await createSignedInUser(app, { plan: 'free' });
 
-  it('lists the fixed prompts by id', async () => {
+  it('lists the fixed prompts by id, and says the offline generator writes', async () => {
     const response = await call(app, {
       method: 'GET',
       url: '/api/v1/courses/helpers/prompts',
@@ -23,6 +23,7 @@ describe('the AI writing helpers, offline', async () => {
     expect(response.statusCode).toBe(200);
     expect(response.json).toEqual({
       data: AI_PROMPTS.map(({ id, prompt }) => ({ id, prompt })),
+      meta: { generator: 'offline' },
     });
     const prompts = response.json.data as { id: string }[];
     expect(prompts.map((prompt) => prompt.id)).toEqual([

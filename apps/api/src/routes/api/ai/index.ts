@@ -108,11 +108,11 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       schema: {
         tags: TAGS,
         summary: 'List the AI writing helpers',
-        description: `The fixed prompts of \`POST /api/v1/courses/helpers/lessons\`; ids are stable: ${AI_PROMPT_IDS.join(', ')}.`,
+        description: `The fixed prompts of \`POST /api/v1/courses/helpers/lessons\`; ids are stable: ${AI_PROMPT_IDS.join(', ')}. \`meta.generator\` says who writes: \`openai\` (a provider is configured) or \`offline\` (documents only; video and audio need a provider).`,
         response: { 200: ZAiPromptsResponseSchema },
       },
     },
-    () => ({ data: AI_PROMPTS.map(({ id, prompt }) => ({ id, prompt })) }),
+    () => ({ data: AI_PROMPTS.map(({ id, prompt }) => ({ id, prompt })), meta: { generator } }),
   );
 
   app.post(

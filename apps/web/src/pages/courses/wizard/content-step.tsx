@@ -3,8 +3,9 @@ import type { ApiError } from '@ccp/data-provider';
 import { LOCALES, MESSAGES } from '@ccp/schemas';
 import type { TAiCourseResult, TLocale } from '@ccp/schemas';
 import { useCustomMutation } from '@refinedev/core';
-import { Alert, App, Button, Card, Drawer, Form, Popconfirm, Select, Tooltip } from 'antd';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { Alert, App, Button, Card, Drawer, Popconfirm, Select, Tooltip } from 'antd';
+import type { FormInstance } from 'antd';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 
@@ -37,7 +38,8 @@ export const ContentStep = () => {
   const { modal, notification } = App.useApp();
   const { store, goTo, editable } = useWizard();
   const snapshot = useDraftSnapshot(store);
-  const [form] = Form.useForm();
+  // The mounted lesson's form (each lesson has its own), to validate before a switch.
+  const formRef = useRef<FormInstance | null>(null);
   const [params, setParams] = useSearchParams();
   const classroomMeta = useClassroomMeta();
   const save = useCourseSave(store);
@@ -75,7 +77,7 @@ export const ContentStep = () => {
   const currentIsValid = async (): Promise<boolean> => {
     if (store.state(day, language) === 'empty') return true;
     try {
-      await form.validateFields({ recursive: true });
+      await formRef.current?.validateFields({ recursive: true });
       if (store.state(day, language) === 'invalid') throw new Error('invalid');
       setBlocked(null);
       return true;
@@ -318,7 +320,7 @@ export const ContentStep = () => {
         >
           <LessonForm
             key={`${lessonKey(day, language)}:${formGeneration}`}
-            form={form}
+            formRef={formRef}
             lesson={lesson}
             languageName={languageName(language)}
             onChange={(values) => {

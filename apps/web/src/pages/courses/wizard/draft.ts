@@ -354,12 +354,21 @@ export const createDraftStore = (course: TCourse) => {
   return store;
 };
 
-/** Whether every day has a complete lesson in every language (the Content step is done). */
+/**
+ * Whether the Content step lets the creator move on (docs/decisions.md, "Course wizard (issue
+ * 13)"): every day of the primary language is complete and no lesson has errors. A lesson not
+ * written yet in another language does not hold the creator back: the publish check on Finish
+ * lists it ("Day 2, Italian: The lesson is missing.") with a link to it, and blocks scheduling.
+ */
 export const contentComplete = (store: TDraftStore): boolean => {
   const { days, languages } = store.snapshot();
+  const primary = store.primary();
   for (let day = 1; day <= days; day += 1) {
     for (const language of languages) {
-      if (store.state(day, language.short_name) !== 'valid') return false;
+      const state = store.state(day, language.short_name);
+      if (state === 'invalid' || (language.short_name === primary && state !== 'valid')) {
+        return false;
+      }
     }
   }
   return days >= 1 && languages.length > 0;

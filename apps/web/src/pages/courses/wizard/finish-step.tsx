@@ -92,7 +92,10 @@ export const FinishStep = () => {
       return;
     }
     if (problem.day !== undefined && problem.language !== undefined) {
-      const focus = LESSON_PATH.exec(problem.path)?.[1];
+      // A missing lesson opens on its title, the first field to write.
+      const focus =
+        LESSON_PATH.exec(problem.path)?.[1] ??
+        (problem.key === 'lessonMissing' ? 'title' : undefined);
       const search = new URLSearchParams({
         day: String(problem.day),
         lang: problem.language,

@@ -3,7 +3,7 @@ import { ASSESSMENT_TYPES, MAX_ANSWERS, TEXT_LIMITS, ZLessonSchema } from '@ccp/
 import { Button, Checkbox, Form, Input, InputNumber, Select, Switch } from 'antd';
 import type { FormInstance } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
-import type { ReactNode } from 'react';
+import type { MutableRefObject, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 
@@ -45,8 +45,8 @@ export type TLessonFieldErrors = { name: TFieldPath; errors: string[] }[];
 type Props = {
   lesson: TLessonDraft;
   languageName: string;
-  /** The form instance, so the page can validate before switching. */
-  form: FormInstance;
+  /** Where the lesson's own form instance is handed to the page, to validate before switching. */
+  formRef: MutableRefObject<FormInstance | null>;
   onChange: (values: Omit<TLessonDraft, 'day' | 'language'>) => void;
   /** The API's field errors for this lesson from the last save. */
   serverErrors?: TLessonFieldErrors;
@@ -63,7 +63,7 @@ const answerTextPaths = (count: number): TFieldPath[] =>
 export const LessonForm = ({
   lesson,
   languageName,
-  form,
+  formRef,
   onChange,
   serverErrors,
   focus,
@@ -71,6 +71,15 @@ export const LessonForm = ({
   extra,
 }: Props) => {
   const { t } = useTranslation();
+  // Each lesson has its own form, so it starts from its own values (a form shared by every day
+  // keeps the last lesson's over a new initialValues); the page validates through formRef.
+  const [form] = Form.useForm();
+  useEffect(() => {
+    formRef.current = form;
+    return () => {
+      if (formRef.current === form) formRef.current = null;
+    };
+  }, [form, formRef]);
   const translate = useMemo(
     () => (text: string) => translateMessage(describeMessage(text), t),
     [t],

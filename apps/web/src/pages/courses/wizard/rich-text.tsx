@@ -90,6 +90,9 @@ export const RichTextInput = ({ value = '', onChange, id, label, ...rest }: Prop
 
   // A value set from outside (a translation, a reset) replaces the content.
   useEffect(() => {
+    // TipTap destroys and recreates its editor when the component remounts (Suspense, a form
+    // reset): a destroyed one has no schema left, and the new one starts from the value anyway.
+    if (editor.isDestroyed) return;
     const current = editor.isEmpty ? '' : editor.getHTML();
     if (value !== current) {
       editor.commands.setContent(value, { emitUpdate: false });
