@@ -21,6 +21,8 @@ export type ServerConfig = {
   jobLeaseSeconds: number;
   /** OPENAI_* settings of the AI transformer and translator. */
   ai: TAiSettings;
+  /** CCP_METRICS_TOKEN: the bearer a Prometheus scrape of /metrics must send. */
+  metricsToken: string | undefined;
 };
 
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
@@ -50,5 +52,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || undefined },
     jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
     ai: aiSettingsFromEnv(env),
+    metricsToken: env.CCP_METRICS_TOKEN || undefined,
   };
 };
