@@ -9,6 +9,11 @@ export type ServerConfig = {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * CCP_FILES_DIR: where uploads, import files, error reports and exports live; default the data
+   * dir. Several servers on one PostgreSQL point it at one shared filesystem (docs/ARCHITECTURE.md).
+   */
+  filesDir: string;
   database: DatabaseConfig;
   seed: 'demo' | 'none';
   demoTotpSecret: string;
@@ -43,6 +48,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     host: env.HOST ?? '127.0.0.1',
     port: positiveInt(env.PORT, 8080, 'PORT'),
     dataDir,
+    filesDir: env.CCP_FILES_DIR ? path.resolve(env.CCP_FILES_DIR) : dataDir,
     database: databaseConfigFromEnv(env, dataDir),
     seed,
     demoTotpSecret: env.CCP_DEMO_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXP',

@@ -12,7 +12,8 @@ const main = async () => {
   const config = loadConfig();
   const app = await buildApp({
     database: config.database,
-    dataDir: config.dataDir,
+    // The app's dataDir holds files only (the SQLite file is config.database's).
+    dataDir: config.filesDir,
     logger: { level: config.logLevel },
     auth: { accessTtlSeconds: config.accessTtlSeconds },
     trustProxy: config.trustProxy,

@@ -23,7 +23,12 @@ const main = async () => {
   const config = loadConfig();
   const sqlite = config.database.dialect === 'sqlite';
   if (command === 'backup') {
-    const manifest = await backupDataDir({ dataDir: config.dataDir, file, sqlite });
+    const manifest = await backupDataDir({
+      dataDir: config.dataDir,
+      filesDir: config.filesDir,
+      file,
+      sqlite,
+    });
     process.stdout.write(
       `Backed up ${sqlite ? 'the database and ' : ''}${manifest.files} file(s) of ${config.dataDir} to ${path.resolve(file)}\n`,
     );
@@ -33,6 +38,10 @@ const main = async () => {
       );
     return;
   }
+  if (config.filesDir !== config.dataDir)
+    throw new BackupError(
+      'CCP_FILES_DIR is set: restore into a data dir without it (CCP_FILES_DIR unset), then copy its files to the shared folder.',
+    );
   const { manifest, movedAside } = await restoreDataDir({ file, dataDir: config.dataDir, force });
   process.stdout.write(
     `Restored ${manifest.database === 'sqlite' ? 'the database and ' : ''}${manifest.files} file(s) of the backup of ${manifest.created_at} into ${config.dataDir}\n`,

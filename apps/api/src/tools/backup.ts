@@ -54,10 +54,13 @@ const addFile = (pack: tar.Pack, name: string, source: string, size: number) =>
  */
 export const backupDataDir = async (options: {
   dataDir: string;
+  /** Where the files are, when not in the data dir (CCP_FILES_DIR). */
+  filesDir?: string;
   file: string;
   sqlite: boolean;
 }): Promise<BackupManifest> => {
   const dataDir = path.resolve(options.dataDir);
+  const filesDir = path.resolve(options.filesDir ?? dataDir);
   const file = path.resolve(options.file);
   const databaseFile = path.join(dataDir, DATABASE_FILE);
   if (options.sqlite && !existsSync(databaseFile))
@@ -75,7 +78,7 @@ export const backupDataDir = async (options: {
         source.close();
       }
     }
-    const files = existsSync(dataDir) ? await dataFiles(dataDir) : [];
+    const files = existsSync(filesDir) ? await dataFiles(filesDir) : [];
     const manifest: BackupManifest = {
       format: FORMAT,
       created_at: new Date().toISOString(),
@@ -88,7 +91,7 @@ export const backupDataDir = async (options: {
     if (options.sqlite)
       await addFile(pack, `database/${DATABASE_FILE}`, copy, (await stat(copy)).size);
     for (const relative of files) {
-      const source = path.join(dataDir, relative);
+      const source = path.join(filesDir, relative);
       // A file removed since the listing (an import finished) is simply not in the backup.
       const size = await stat(source).then(
         (info) => info.size,
