@@ -17,11 +17,14 @@ import type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
+import { createMetrics } from './lib/metrics.ts';
 import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
 import { rejectNulCharacters } from './lib/nul.ts';
 import { openApiTransform } from './lib/openapi.ts';
 import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
+import type { MetricsOptions } from './plugins/metrics.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { aiRoutes } from './routes/api/ai/index.ts';
 import { webPlugin } from './plugins/web.ts';
@@ -58,6 +61,8 @@ export type AppOptions = {
   ai?: TAiSettingsInput;
   /** Outgoing mail (SMTP_URL, MAIL_FROM); without an SMTP URL mails only reach the outbox. */
   mail?: MailSettings;
+  /** GET /metrics: with a bearer token (CCP_METRICS_TOKEN) or from loopback; default off. */
+  metrics?: MetricsOptions;
   /** Silence from a client in the middle of an upload before it answers 408 (tests lower it). */
   uploadIdleTimeoutMs?: number;
   /** Bulk learner import settings (the upload limit, lowered by tests). */
@@ -157,9 +162,11 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   mkdirSync(path.join(app.dataDir, 'uploads'), { recursive: true });
   app.decorate('authSettings', { ...DEFAULT_AUTH_SETTINGS, ...options.auth });
   app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
+  app.decorate('metrics', createMetrics());
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());
 
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin, options.metrics ?? {});
   // The web app sets its own CSP when it is served (web issue); the API answers JSON only.
   await app.register(fastifyHelmet, { contentSecurityPolicy: false, global: true });
   app.addHook('preValidation', rejectNulCharacters);

@@ -9,6 +9,11 @@ export type ServerConfig = {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * CCP_FILES_DIR: where uploads, import files, error reports and exports live; default the data
+   * dir. Several servers on one PostgreSQL point it at one shared filesystem (docs/ARCHITECTURE.md).
+   */
+  filesDir: string;
   database: DatabaseConfig;
   seed: 'demo' | 'none';
   demoTotpSecret: string;
@@ -21,6 +26,8 @@ export type ServerConfig = {
   jobLeaseSeconds: number;
   /** OPENAI_* settings of the AI transformer and translator. */
   ai: TAiSettings;
+  /** CCP_METRICS_TOKEN: the bearer a Prometheus scrape of /metrics must send. */
+  metricsToken: string | undefined;
 };
 
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
@@ -41,6 +48,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     host: env.HOST ?? '127.0.0.1',
     port: positiveInt(env.PORT, 8080, 'PORT'),
     dataDir,
+    filesDir: env.CCP_FILES_DIR ? path.resolve(env.CCP_FILES_DIR) : dataDir,
     database: databaseConfigFromEnv(env, dataDir),
     seed,
     demoTotpSecret: env.CCP_DEMO_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXP',
@@ -50,5 +58,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || undefined },
     jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
     ai: aiSettingsFromEnv(env),
+    metricsToken: env.CCP_METRICS_TOKEN || undefined,
   };
 };

@@ -1,5 +1,6 @@
 import type { TApiTokenScope } from '@ccp/schemas';
 
+import type { Metrics } from './lib/metrics.ts';
 import type { Clock } from './lib/clock.ts';
 import type { OpenApiExtras } from './lib/openapi.ts';
 import type { Db, Dialect } from './db/index.ts';
@@ -41,6 +42,8 @@ declare module 'fastify' {
     authSettings: AuthSettings;
     /** Milliseconds an upload may go without a byte from the client before it answers 408. */
     uploadIdleTimeoutMs: number;
+    /** Prometheus counters and histograms of this app (lib/metrics.ts). */
+    metrics: Metrics;
   }
   interface FastifyRequest {
     /** Set by the auth hook; routes with `config.auth: false` have none. */

@@ -5,17 +5,26 @@ import { schedulePurge } from './jobs/purge.ts';
 import { startJobRunner } from './jobs/runner.ts';
 import { isEmptyDatabase, seedDemo } from './seed/demo.ts';
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
 // Starts the API: migrate, seed the demo on an empty database, listen, and close cleanly on a signal.
 const main = async () => {
   const config = loadConfig();
   const app = await buildApp({
     database: config.database,
-    dataDir: config.dataDir,
+    // The app's dataDir holds files only (the SQLite file is config.database's).
+    dataDir: config.filesDir,
     logger: { level: config.logLevel },
     auth: { accessTtlSeconds: config.accessTtlSeconds },
     trustProxy: config.trustProxy,
     mail: config.mail,
     ai: config.ai,
+    // Without a token, /metrics answers loopback scrapes only when the server listens on loopback
+    // alone and no proxy forwards public requests to it (they would all come from loopback).
+    metrics: {
+      token: config.metricsToken,
+      loopback: LOOPBACK_HOSTS.has(config.host) && !config.trustProxy,
+    },
   });
 
   if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {

@@ -19,6 +19,12 @@ process.on('SIGINT', () => {
   io.stderr.write('\nCancelled.\n');
   process.exit(EXIT.cancelled);
 });
+// `kill`, a CI runner's timeout, a closing terminal: stop now, even at a prompt or under a
+// spinner (their libraries would otherwise keep the process up or re-raise after cleanup).
+process.on('SIGTERM', () => {
+  io.stderr.write('\nStopped.\n');
+  process.exit(EXIT.terminated);
+});
 
 let exitCode: TExitCode = EXIT.ok;
 try {

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type Pg from 'pg';
 
 import { migrations } from './migrations/index.ts';
 import type { Database } from './types.ts';
@@ -17,11 +18,17 @@ export type Db = Kysely<Database>;
 
 export type DatabaseHandle = { db: Db; dialect: Dialect; close: () => Promise<void> };
 
-// Postgres returns bigint counts (COUNT(*)) as strings; parse them as numbers, they stay well below 2^53.
-pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
+// The pg driver is loaded only by a server on Postgres (about 7 MB an SQLite server does not hold).
+const loadPg = (): typeof Pg => {
+  const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+  // Postgres returns bigint counts (COUNT(*)) as strings; parse them as numbers, they stay well below 2^53.
+  pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
+  return pg;
+};
 
 export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
   if (config.dialect === 'postgres') {
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: config.url,
       max: 10,

@@ -23,7 +23,7 @@ import type { LessonContent } from './render.ts';
 // after 24 hours, and move course and enrolment statuses along. Every step claims its rows with
 // a conditional UPDATE first, so two ticks (two processes, or a restart) never send twice.
 
-type SchedulerApp = Pick<FastifyInstance, 'db' | 'clock' | 'log'>;
+type SchedulerApp = Pick<FastifyInstance, 'db' | 'clock' | 'log' | 'metrics'>;
 
 export type SchedulerOptions = {
   /** The channel adapters; default: the outbox adapter for every channel. */
@@ -373,6 +373,7 @@ const sendDueLessons = async (ctx: TickContext) => {
           .where('status', '=', 'sending')
           .execute();
         counts[status] += 1;
+        if (status !== 'canceled') app.metrics.lessons.inc({ channel: row.channel, status });
       };
       const [plan, lesson] = await Promise.all([
         ctx.lookups.planOf(row.course_uuid),

@@ -11,8 +11,13 @@ import type { RowWorkerMessage, RowWorkerRequest } from './row-worker.ts';
 // tsx takes a second or two, too long to pay per import); a job uses it only when it is up and
 // free, and otherwise prepares its batches on its own thread with the same code.
 
-const WORKER_ENTRY = new URL('./row-worker.ts', import.meta.url).href;
-const BOOTSTRAP = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(WORKER_ENTRY)}, ${JSON.stringify(import.meta.url)}));`;
+// Compiled (dist/server.js, `npm start`): the worker is dist/row-worker.js, started as it is.
+// From source (tsx, vitest): row-worker.ts, loaded through tsx in the thread.
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER_ENTRY = new URL(COMPILED ? './row-worker.js' : './row-worker.ts', import.meta.url);
+const BOOTSTRAP = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(WORKER_ENTRY.href)}, ${JSON.stringify(import.meta.url)}));`;
+const startWorker = () =>
+  COMPILED ? new Worker(WORKER_ENTRY) : new Worker(BOOTSTRAP, { eval: true });
 
 class RowWorker {
   readonly ready: Promise<void>;
@@ -24,7 +29,7 @@ class RowWorker {
   private nextId = 0;
 
   constructor() {
-    this.worker = new Worker(BOOTSTRAP, { eval: true });
+    this.worker = startWorker();
     // The worker never keeps the process alive on its own.
     this.worker.unref();
     let markReady: () => void = () => undefined;
@@ -135,10 +140,14 @@ export const stopImportWorker = async (): Promise<void> => {
 // it, and it stops with the last of them.
 let holders = 0;
 
-/** A runner starts: start the worker if needed. */
+/**
+ * A runner starts: start the worker if needed. Compiled, the worker starts in a few tens of
+ * milliseconds, so it waits for the first import instead (an idle server does not carry a
+ * second V8 heap).
+ */
 export const holdImportWorker = (): Promise<boolean> => {
   holders += 1;
-  return warmUpImportWorker();
+  return COMPILED ? Promise.resolve(true) : warmUpImportWorker();
 };
 
 /** A runner stops: stop the worker if no other runner holds it. */
@@ -153,6 +162,7 @@ export const importWorkerAvailable = (): boolean =>
 
 /** The prepared batches of an import file: from the worker when it is free, else on this thread. */
 export async function* importBatches(params: RowSourceParams): AsyncGenerator<PreparedRow[]> {
+  if (COMPILED && holders > 0 && (!shared || shared.dead)) await warmUpImportWorker();
   const worker = shared;
   if (worker && importWorkerAvailable()) {
     workerRuns += 1;

@@ -143,6 +143,7 @@ export const runClaimedJob = async (
     await finishJob(app, job, 'failed', { error_summary: handler.texts.interrupted });
     return;
   }
+  const timer = app.metrics.jobDuration.startTimer({ kind: job.kind });
   const controller = new AbortController();
   const onStop = () => controller.abort();
   stopSignal?.addEventListener('abort', onStop);
@@ -198,15 +199,18 @@ export const runClaimedJob = async (
   try {
     const outcome = (await handler.run(context)) ?? {};
     await finishJob(app, job, 'completed', { ...outcome, error_summary: null });
+    timer({ status: 'completed' });
   } catch (error) {
     if (error instanceof JobInterrupted || controller.signal.aborted) {
       if (stopSignal?.aborted) await requeueJob(app, job);
       app.log.info({ job: job.uuid, reason: (error as Error).message }, 'job interrupted');
     } else if (error instanceof JobFailure) {
       await finishJob(app, job, 'failed', { error_summary: error.message });
+      timer({ status: 'failed' });
     } else {
       app.log.error({ err: error, job: job.uuid }, 'job failed');
       await finishJob(app, job, 'failed', { error_summary: handler.texts.internalError });
+      timer({ status: 'failed' });
     }
   } finally {
     clearInterval(heartbeat);

@@ -14,6 +14,8 @@ export const EXIT = {
   incomplete: 3,
   auth: 4,
   cancelled: 130,
+  /** Stopped by SIGTERM (128 + 15, as a shell reports a process the signal ended). */
+  terminated: 143,
 } as const;
 
 export type TExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -36,6 +36,12 @@ describe('canSpin', () => {
     expect(canSpin(createTestIo({ ...terminal, env: { CI: '1' } }).io)).toBe(false);
     expect(canSpin(createTestIo({ ...terminal, env: { TERM: 'dumb' } }).io)).toBe(false);
   });
+
+  it('never spins in a terminal of zero or unknown width', () => {
+    expect(canSpin(createTestIo({ ...terminal, stderrColumns: 0 }).io)).toBe(false);
+    expect(canSpin(createTestIo({ ...terminal, stderrColumns: undefined }).io)).toBe(false);
+    expect(canSpin(createTestIo({ ...terminal, stderrColumns: 1 }).io)).toBe(true);
+  });
 });
 
 describe('canColor', () => {

@@ -21,9 +21,17 @@ export const canPrompt = (io: CliIo, flags: ModeFlags = {}): boolean =>
   !envFlag(io.env.CCP_NO_INPUT) &&
   !isCi(io.env);
 
-/** Spinners on stderr only when it is a terminal and the output is for a person. */
+/**
+ * Spinners on stderr only when it is a terminal of a known width and the output is for a person.
+ * A terminal reporting 0 columns (or none) gets no spinner: ora divides by the width to know how
+ * many lines to clear, and at 0 it wrote cursor codes without end (issue 18).
+ */
 export const canSpin = (io: CliIo, flags: ModeFlags = {}): boolean =>
-  io.stderrIsTTY && !flags.json && !isCi(io.env) && io.env.TERM !== 'dumb';
+  io.stderrIsTTY &&
+  (io.stderrColumns ?? 0) > 0 &&
+  !flags.json &&
+  !isCi(io.env) &&
+  io.env.TERM !== 'dumb';
 
 /** Colour on a stream only when it is a terminal and NO_COLOR / TERM=dumb do not forbid it. */
 export const canColor = (io: CliIo, stream: 'stdout' | 'stderr'): boolean => {

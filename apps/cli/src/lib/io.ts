@@ -16,6 +16,8 @@ export type CliIo = {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The terminal's width in columns on stderr; 0 or undefined when it reports none. */
+  stderrColumns: number | undefined;
   env: Record<string, string | undefined>;
   platform: NodeJS.Platform;
   homedir: string;
@@ -28,6 +30,10 @@ export const processIo = (): CliIo => ({
   stdinIsTTY: process.stdin.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
+  // Read when asked: a resized terminal changes it.
+  get stderrColumns() {
+    return process.stderr.columns;
+  },
   env: process.env,
   platform: process.platform,
   homedir: homedir(),

@@ -39,6 +39,7 @@ export const createTestIo = ({ stdin, ...init }: TestIoInit = {}): TestIo => {
       stdinIsTTY: false,
       stdoutIsTTY: false,
       stderrIsTTY: false,
+      stderrColumns: 80,
       env: {},
       platform: 'linux',
       homedir: '/nonexistent-home',

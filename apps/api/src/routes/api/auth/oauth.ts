@@ -74,6 +74,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (!user || !valid) {
         await recordFailure(app, [...keys, account]);
+        app.metrics.signInFailures.inc({ step: 'password' });
         throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
       }
       await clearFailures(app, pairKey);

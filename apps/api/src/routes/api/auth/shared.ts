@@ -16,6 +16,7 @@ export const tokenDeps = (app: FastifyInstance) => ({
 /** The 429 for a locked username, user or address, telling the client when to retry. */
 export const tooManyAttempts = (reply: FastifyReply, retryAfterSeconds: number): AppError => {
   reply.header('retry-after', String(retryAfterSeconds));
+  reply.server.metrics.lockouts.inc();
   return new AppError('TOO_MANY_ATTEMPTS', MESSAGES.tooManyAttempts);
 };
 
@@ -38,6 +39,7 @@ export const spendTotpCode = async (
   const step = matchCode(secret, code, app.clock, user.totp_last_step);
   if (step === null) {
     await recordFailure(app, keys);
+    app.metrics.signInFailures.inc({ step: 'totp' });
     if (isSpentCode(secret, code, app.clock, user.totp_last_step)) throw alreadyUsed();
     throw new AppError('INVALID_CODE', MESSAGES.invalidCode);
   }

@@ -84,6 +84,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     const step = matchConsecutiveCodes(pending, request.body.code, app.clock);
     if (step === null) {
       await recordFailure(app, keys);
+      app.metrics.signInFailures.inc({ step: '2fa_setup' });
       throw new AppError('INVALID_CODE', MESSAGES.invalidCode);
     }
     // The setup codes count as used, so neither opens a later sign-in.
