@@ -87,6 +87,28 @@ export default defineConfig(
     rules: { 'no-restricted-imports': ['error', { patterns: [appImports, deepImports] }] },
   },
   {
+    // Routes only wire HTTP to the modules beside them: persistence lives in repositories outside
+    // `routes/` (e.g. src/learners/learners-repository.ts), so nothing else imports from a route.
+    // app.ts registers the route plugins.
+    files: ['apps/api/**/*.ts'],
+    ignores: ['apps/api/src/routes/**', 'apps/api/src/app.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            appImports,
+            deepImports,
+            boundary(
+              ['**/routes/**', './routes/**', '../routes/**'],
+              'Only routes/ and app.ts import from routes/: move what you need out to a repository or a domain module.',
+            ),
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Cross-app tests start the API in-process and drive the clients against it.
     files: ['tests/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [deepImports] }] },

@@ -20,7 +20,7 @@ import { localizeMessage } from '../i18n/messages.ts';
 import { AppError, validationError } from '../lib/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
-import { loadCourse, replaceCourseContent } from '../routes/api/courses/repository.ts';
+import { loadCourse, replaceCourseContent } from '../courses/courses-repository.ts';
 import {
   DocumentTooLargeError,
   extractDocument,

@@ -4,7 +4,7 @@ import type { TImportColumn, TImportColumnOverrides, TImportRowOptions } from '@
 import type { Db } from '../db/index.ts';
 import { validationError } from '../lib/app-error.ts';
 import { assertWithinPlan } from '../lib/plan-limits.ts';
-import { countActiveLearners } from '../routes/api/learners/learner-repository.ts';
+import { countActiveLearners } from '../learners/learners-repository.ts';
 import { companyKeys, learnersLimitOf } from './existing.ts';
 import { ImportFileError, countCsvRecords, detectDelimiter, readRows } from './reader.ts';
 import type { CsvDelimiter, ImportFormat } from './reader.ts';

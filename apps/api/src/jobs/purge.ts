@@ -5,6 +5,7 @@ import { ARCHIVE_RETENTION_DAYS, IMPORT_ERROR_REPORT_RETENTION_DAYS } from '@ccp
 import type { FastifyInstance } from 'fastify';
 
 import { DAY_MS } from '../lib/clock.ts';
+import { purgeArchivedLearners } from '../learners/learners-repository.ts';
 
 export type PurgeResult = { courses: number; learners: number };
 
@@ -31,13 +32,8 @@ export const purgeArchived = async (app: PurgeApp): Promise<PurgeResult> => {
         rm(path.join(app.dataDir, course.image_path!.replace(/^\/+/, '')), { force: true }),
       ),
   );
-  const learners = await app.db
-    .deleteFrom('learners')
-    .where('deleted_at', 'is not', null)
-    .where('deleted_at', '<', cutoff)
-    .returning('uuid')
-    .execute();
-  return { courses: courses.length, learners: learners.length };
+  const learners = await purgeArchivedLearners(app.db, cutoff);
+  return { courses: courses.length, learners };
 };
 
 /**

@@ -6,6 +6,8 @@ import type { Db } from '../db/index.ts';
 import { LANGUAGES } from '../db/migrations/0002_reference_data.ts';
 import type { Database } from '../db/types.ts';
 import { DAY_MS } from '../lib/clock.ts';
+import { insertListRows, insertMemberRows } from '../learners/learners-lists-repository.ts';
+import { insertLearnerRows, learnerRow } from '../learners/learners-repository.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { DEMO_COURSES, THANK_YOU } from './courses.ts';
 import type { DemoCourse, DemoLessonText } from './courses.ts';
@@ -115,21 +117,18 @@ const learnerRows = (
       (random.chance(0.3)
         ? t.ago(random.int(0, learner.createdDaysAgo - 1), -random.int(0, 600))
         : created);
-    return {
-      uuid: ids.uuid(),
-      company_uuid: companyUuid,
-      first_name: learner.first_name,
-      last_name: learner.last_name,
-      email: learner.email,
-      phone: learner.phone,
-      locale: learner.locale,
-      channels: JSON.stringify(learner.channels),
-      active: learner.active ? 1 : 0,
-      reachability: learner.reachability,
-      created_at: created,
-      updated_at: updated,
-      deleted_at: deleted,
-    };
+    return learnerRow(
+      companyUuid,
+      learner,
+      {
+        active: learner.active ? 1 : 0,
+        reachability: learner.reachability,
+        created_at: created,
+        updated_at: updated,
+        deleted_at: deleted,
+      },
+      ids.uuid(),
+    );
   });
 
 const assessmentOf = (
@@ -529,13 +528,9 @@ export const seedDemo = async (db: Db, options: SeedOptions): Promise<SeedSummar
         };
       }),
     );
-    await insertAll(trx, 'learners_lists', [...acmeListRows, globexList, freeList]);
-    await insertAll(trx, 'learners', [
-      ...acmeLearnerRows,
-      ...globexLearnerRows,
-      ...freeLearnerRows,
-    ]);
-    await insertAll(trx, 'learners_list_members', members);
+    await insertListRows(trx, [...acmeListRows, globexList, freeList]);
+    await insertLearnerRows(trx, [...acmeLearnerRows, ...globexLearnerRows, ...freeLearnerRows]);
+    await insertMemberRows(trx, members);
     await insertAll(trx, 'courses', courseRows);
     await insertAll(trx, 'course_languages', courseLanguageRows);
     await insertAll(trx, 'lessons', lessonRows);

@@ -56,7 +56,7 @@ import {
   findCourse,
   loadCourse,
   replaceCourseContent,
-} from '../courses/repository.ts';
+} from '../../../courses/courses-repository.ts';
 
 // The AI transformer and translator (spec §7 "AI"; the import and translation paths are ours):
 // the writing helpers, a document, video or audio file turned into a draft course, and a

@@ -31,7 +31,7 @@ import type { ClassroomScope } from '../../../analytics/scope.ts';
 import { notFound } from '../../../lib/app-error.ts';
 import { pageRequest, paginated } from '../../../lib/pagination.ts';
 import { authOf } from '../../../plugins/auth.ts';
-import { findClassroom } from '../courses/repository.ts';
+import { findClassroom } from '../../../courses/courses-repository.ts';
 import { analyticsExportRoutes } from './exports.ts';
 
 // Spec §7 "Analytics and exports". Figures are defined in docs/metrics.md; a classroom or

@@ -24,7 +24,7 @@ import { AppError, validationError } from '../../../lib/app-error.ts';
 import { planFunctionsOf } from '../../../lib/plan-limits.ts';
 import { channelsInUse } from '../../../lib/usage.ts';
 import { authOf } from '../../../plugins/auth.ts';
-import { findCourse, loadCourse } from '../courses/repository.ts';
+import { findCourse, loadCourse } from '../../../courses/courses-repository.ts';
 
 // What the course wizard asks besides saving (docs/decisions.md "Course wizard"): the calendar of
 // every send (the scheduler's own schedule function), the channels and learners lists a course

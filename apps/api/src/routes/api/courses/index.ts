@@ -51,7 +51,7 @@ import {
   parseDistribution,
   replaceCourseContent,
   toCourseListItems,
-} from './repository.ts';
+} from '../../../courses/courses-repository.ts';
 import { lessonDayStarts } from './usage.ts';
 
 const TAGS = ['courses'];

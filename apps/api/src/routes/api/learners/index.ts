@@ -18,39 +18,38 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-import { authOf } from '../../../plugins/auth.ts';
-import { AppError, validationError } from '../../../lib/app-error.ts';
-import { chunks, selectInChunks } from '../../../lib/chunks.ts';
-import { isoNow } from '../../../lib/clock.ts';
-import { newUuid } from '../../../lib/ids.ts';
-import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
-import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import {
-  assertEmailFree,
-  countActiveLearners,
-  findLearner,
-  findList,
-  isActiveInCourse,
-  isUniqueViolation,
-  learnerSearch,
   reachabilityOf,
   serializeLearner,
   serializeLearners,
-} from './learner-repository.ts';
+} from '../../../learners/learner-serializer.ts';
+import {
+  findList,
+  knownListUuids,
+  syncLearnerLists,
+} from '../../../learners/learners-lists-repository.ts';
+import {
+  assertEmailFree,
+  countActiveLearners,
+  deleteLearner,
+  findLearner,
+  insertLearner,
+  isActiveInCourse,
+  isUniqueViolation,
+  learnerPage,
+  learnerRow,
+  setLearnerArchived,
+  updateLearnerDetails,
+} from '../../../learners/learners-repository.ts';
+import { AppError, validationError } from '../../../lib/app-error.ts';
+import { isoNow } from '../../../lib/clock.ts';
+import { pageRequest, paginated } from '../../../lib/pagination.ts';
+import { assertWithinPlan } from '../../../lib/plan-limits.ts';
+import { authOf } from '../../../plugins/auth.ts';
 
 const tags = ['learners'];
 const uuidParams = z.object({ uuid: ZUuidSchema });
 const listParams = z.object({ listUuid: ZUuidSchema });
-
-/** The columns a create or update body sets; `channel_name` is accepted and ignored. */
-const columnsOf = (body: TLearnerInput) => ({
-  first_name: body.first_name,
-  last_name: body.last_name,
-  email: body.email,
-  phone: body.phone,
-  locale: body.locale,
-  channels: JSON.stringify(body.channels),
-});
 
 const companyOf = (request: FastifyRequest): string => authOf(request).user.company_uuid;
 
@@ -60,27 +59,10 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
     await assertEmailFree(app.db, companyUuid, body.email);
     const current = await countActiveLearners(app.db, companyUuid);
     await assertWithinPlan(app.db, companyUuid, 'learners', current + 1);
-    const now = isoNow(app.clock);
-    const row = {
-      uuid: newUuid(),
-      company_uuid: companyUuid,
-      ...columnsOf(body),
-      active: 1,
-      reachability: 'unknown',
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    };
+    // `channel_name` is accepted and ignored.
+    const row = learnerRow(companyUuid, body, { created_at: isoNow(app.clock) });
     try {
-      await app.db.transaction().execute(async (trx) => {
-        await trx.insertInto('learners').values(row).execute();
-        if (listUuid) {
-          await trx
-            .insertInto('learners_list_members')
-            .values({ list_uuid: listUuid, learner_uuid: row.uuid })
-            .execute();
-        }
-      });
+      await insertLearner(app.db, row, listUuid);
     } catch (error) {
       if (isUniqueViolation(error)) throw validationError({ email: [MESSAGES.emailTaken] });
       throw error;
@@ -96,36 +78,14 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     if (listUuid) await findList(app.db, companyUuid, listUuid);
     const page = pageRequest(query);
-    const search = query.search?.trim();
-    let base = app.db
-      .selectFrom('learners')
-      .where('learners.company_uuid', '=', companyUuid)
-      .where('learners.deleted_at', query.archived ? 'is not' : 'is', null);
-    if (listUuid) {
-      base = base.where('learners.uuid', 'in', (eb) =>
-        eb
-          .selectFrom('learners_list_members')
-          .select('learner_uuid')
-          .where('list_uuid', '=', listUuid),
-      );
-    }
-    if (search) base = base.where(learnerSearch(search));
-    const [countRow, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow(),
-      base
-        .selectAll('learners')
-        .orderBy('learners.created_at', 'desc')
-        .orderBy('learners.uuid')
-        .limit(page.perPage)
-        .offset(offsetOf(page))
-        .execute(),
-    ]);
-    return paginated(
-      await serializeLearners(app.db, rows),
-      Number(countRow.count),
+    const { rows, total } = await learnerPage(app.db, {
+      companyUuid,
+      archived: query.archived,
+      listUuid,
+      search: query.search?.trim() || undefined,
       page,
-      request.url,
-    );
+    });
+    return paginated(await serializeLearners(app.db, rows), total, page, request.url);
   };
 
   app.post(
@@ -236,13 +196,14 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyUuid = companyOf(request);
       const existing = await findLearner(app.db, companyUuid, request.params.uuid);
       await assertEmailFree(app.db, companyUuid, request.body.email, existing.uuid);
-      const changes = { ...columnsOf(request.body), updated_at: isoNow(app.clock) };
+      let changes;
       try {
-        await app.db
-          .updateTable('learners')
-          .set(changes)
-          .where('uuid', '=', existing.uuid)
-          .execute();
+        changes = await updateLearnerDetails(
+          app.db,
+          existing.uuid,
+          request.body,
+          isoNow(app.clock),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw validationError({ email: [MESSAGES.emailTaken] });
         throw error;
@@ -267,45 +228,13 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyUuid = companyOf(request);
       const learner = await findLearner(app.db, companyUuid, request.params.uuid);
       const wanted = [...new Set(request.body.lists)];
-      const known = await selectInChunks(wanted, (part) =>
-        app.db
-          .selectFrom('learners_lists')
-          .select('uuid')
-          .where('company_uuid', '=', companyUuid)
-          .where('uuid', 'in', part)
-          .execute(),
-      );
-      const knownUuids = new Set(known.map((list) => list.uuid));
+      const knownUuids = await knownListUuids(app.db, companyUuid, wanted);
       const errors: TFieldErrors = {};
       request.body.lists.forEach((uuid, index) => {
         if (!knownUuids.has(uuid)) errors[`lists.${index}`] = [MESSAGES.learnersListUnknown];
       });
       if (Object.keys(errors).length > 0) throw validationError(errors);
-
-      await app.db.transaction().execute(async (trx) => {
-        const present = await trx
-          .selectFrom('learners_list_members')
-          .select('list_uuid')
-          .where('learner_uuid', '=', learner.uuid)
-          .execute();
-        const wantedSet = new Set(wanted);
-        const presentSet = new Set(present.map((row) => row.list_uuid));
-        const removed = [...presentSet].filter((uuid) => !wantedSet.has(uuid));
-        for (const part of chunks(removed)) {
-          await trx
-            .deleteFrom('learners_list_members')
-            .where('learner_uuid', '=', learner.uuid)
-            .where('list_uuid', 'in', part)
-            .execute();
-        }
-        const missing = wanted.filter((uuid) => !presentSet.has(uuid));
-        for (const part of chunks(missing)) {
-          await trx
-            .insertInto('learners_list_members')
-            .values(part.map((list_uuid) => ({ list_uuid, learner_uuid: learner.uuid })))
-            .execute();
-        }
-      });
+      await syncLearnerLists(app.db, learner.uuid, wanted);
       const { learners_lists } = await serializeLearner(app.db, learner);
       return { data: { result: true, learners_lists } };
     },
@@ -329,9 +258,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (await isActiveInCourse(app.db, row.uuid)) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.learnerActiveInCourse);
       }
-      const now = isoNow(app.clock);
-      const changes = { deleted_at: now, active: 0, updated_at: now };
-      await app.db.updateTable('learners').set(changes).where('uuid', '=', row.uuid).execute();
+      const changes = await setLearnerArchived(app.db, row.uuid, true, isoNow(app.clock));
       return { data: await serializeLearner(app.db, { ...row, ...changes }) };
     },
   );
@@ -354,8 +281,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const current = await countActiveLearners(app.db, companyUuid);
       await assertWithinPlan(app.db, companyUuid, 'learners', current + 1);
-      const changes = { deleted_at: null, active: 1, updated_at: isoNow(app.clock) };
-      await app.db.updateTable('learners').set(changes).where('uuid', '=', row.uuid).execute();
+      const changes = await setLearnerArchived(app.db, row.uuid, false, isoNow(app.clock));
       return { data: await serializeLearner(app.db, { ...row, ...changes }) };
     },
   );
@@ -372,13 +298,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const row = await findLearner(app.db, companyOf(request), request.params.uuid);
-      await app.db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('learners_list_members')
-          .where('learner_uuid', '=', row.uuid)
-          .execute();
-        await trx.deleteFrom('learners').where('uuid', '=', row.uuid).execute();
-      });
+      await deleteLearner(app.db, row.uuid);
       return { data: { deleted: row.uuid } };
     },
   );

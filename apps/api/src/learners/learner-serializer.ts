@@ -4,7 +4,6 @@ import {
   COURSE_STATUSES,
   DEFAULT_LOCALE,
   LOCALES,
-  MESSAGES,
   REACHABILITY,
   normalizePhoneFromServer,
 } from '@ccp/schemas';
@@ -20,14 +19,14 @@ import type {
 } from '@ccp/schemas';
 import { sql } from 'kysely';
 
-import { learnerSummaries } from '../../../analytics/learner.ts';
-import type { TLearnerSummary } from '../../../analytics/learner.ts';
-import type { Db } from '../../../db/index.ts';
-import type { LearnersTable } from '../../../db/types.ts';
-import { notFound, validationError } from '../../../lib/app-error.ts';
+import { learnerSummaries } from '../analytics/learner.ts';
+import type { TLearnerSummary } from '../analytics/learner.ts';
+import type { Db } from '../db/index.ts';
+import type { LearnersTable } from '../db/types.ts';
+import { notFound } from '../lib/app-error.ts';
 
-// Reads and checks shared by the learner and learners-list routes. Every query is scoped to the
-// caller's company: a uuid of another company is simply not found.
+// The wire shape of learners (GET answers): a batch of rows with their lists, courses, analytics
+// summary and channel names, in a few queries for the whole batch.
 
 const isChannelKey = (value: unknown): value is TChannelKey =>
   typeof value === 'string' && (CHANNEL_KEYS as readonly string[]).includes(value);
@@ -157,95 +156,6 @@ export const serializeLearner = async (db: Db, row: LearnersTable): Promise<TLea
   const [learner] = await serializeLearners(db, [row]);
   if (!learner) throw notFound();
   return learner;
-};
-
-/** A learner of the company, archived or not; 404 otherwise. */
-export const findLearner = async (
-  db: Db,
-  companyUuid: string,
-  uuid: string,
-): Promise<LearnersTable> => {
-  const row = await db
-    .selectFrom('learners')
-    .selectAll()
-    .where('uuid', '=', uuid)
-    .where('company_uuid', '=', companyUuid)
-    .executeTakeFirst();
-  if (!row) throw notFound();
-  return row;
-};
-
-/** A learners list of the company; 404 otherwise. */
-export const findList = async (db: Db, companyUuid: string, uuid: string) => {
-  const row = await db
-    .selectFrom('learners_lists')
-    .selectAll()
-    .where('uuid', '=', uuid)
-    .where('company_uuid', '=', companyUuid)
-    .executeTakeFirst();
-  if (!row) throw notFound();
-  return row;
-};
-
-/** Learners counted against the plan: the company's non-archived ones. */
-export const countActiveLearners = async (db: Db, companyUuid: string): Promise<number> => {
-  const row = await db
-    .selectFrom('learners')
-    .where('company_uuid', '=', companyUuid)
-    .where('deleted_at', 'is', null)
-    .select((eb) => eb.fn.countAll().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-};
-
-/** E-mails are unique in a company, archived learners included (they may be restored). */
-export const assertEmailFree = async (
-  db: Db,
-  companyUuid: string,
-  email: string | null,
-  exceptUuid?: string,
-): Promise<void> => {
-  if (email === null) return;
-  let query = db
-    .selectFrom('learners')
-    .select('uuid')
-    .where('company_uuid', '=', companyUuid)
-    .where('email', '=', email);
-  if (exceptUuid) query = query.where('uuid', '!=', exceptUuid);
-  if (await query.executeTakeFirst()) throw validationError({ email: [MESSAGES.emailTaken] });
-};
-
-/** A unique-constraint failure on either database (a race the pre-check did not see). */
-export const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-};
-
-/**
- * Spec §4: "A learner currently active in a course cannot be archived." Active means a
- * non-archived course in status 'active' that has one of the learner's lists.
- */
-export const isActiveInCourse = async (db: Db, learnerUuid: string): Promise<boolean> => {
-  const row = await db
-    .selectFrom('learners_list_members as m')
-    .innerJoin('course_learners_lists as cl', 'cl.list_uuid', 'm.list_uuid')
-    .innerJoin('courses as c', 'c.uuid', 'cl.course_uuid')
-    .where('m.learner_uuid', '=', learnerUuid)
-    .where('c.status', '=', 'active')
-    .where('c.deleted_at', 'is', null)
-    .select('c.uuid')
-    .executeTakeFirst();
-  return row !== undefined;
-};
-
-/** `%text%` for LIKE with `!` as the escape character, so `%` and `_` match themselves. */
-export const likePattern = (text: string): string =>
-  `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`;
-
-/** Case-insensitive match on "first last" or the e-mail; portable across SQLite and Postgres. */
-export const learnerSearch = (text: string) => {
-  const pattern = likePattern(text);
-  return sql<boolean>`(lower(learners.first_name || ' ' || learners.last_name) like ${pattern} escape '!' or lower(coalesce(learners.email, '')) like ${pattern} escape '!')`;
 };
 
 /** Per channel of the learner: does it have the contact, and is the learner known reachable? */

@@ -9,12 +9,12 @@ import type {
 } from '@ccp/schemas';
 import type { Transaction } from 'kysely';
 
-import type { Db } from '../../../db/index.ts';
-import type { CoursesTable, Database } from '../../../db/types.ts';
-import { notFound } from '../../../lib/app-error.ts';
-import { sanitizeHtml } from '../../../lib/html.ts';
-import { ID_CHUNK, chunks, selectInChunks } from '../../../lib/chunks.ts';
-import { newUuid } from '../../../lib/ids.ts';
+import type { Db } from '../db/index.ts';
+import type { CoursesTable, Database } from '../db/types.ts';
+import { notFound } from '../lib/app-error.ts';
+import { sanitizeHtml } from '../lib/html.ts';
+import { ID_CHUNK, chunks, selectInChunks } from '../lib/chunks.ts';
+import { newUuid } from '../lib/ids.ts';
 
 // Reading and writing courses with their languages, lessons and lists. Every lookup is scoped
 // by company (and classroom), so another company's uuid is simply not found.

@@ -1,0 +1,229 @@
+import { MESSAGES } from '@ccp/schemas';
+import type { TLearnersList } from '@ccp/schemas';
+import { CompiledQuery, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+
+import type { Db, Dialect } from '../db/index.ts';
+import type { Database, LearnersListsTable } from '../db/types.ts';
+import { notFound, validationError } from '../lib/app-error.ts';
+import { chunks, selectInChunks } from '../lib/chunks.ts';
+
+// The persistence home of learners lists and their members (`learners_lists`,
+// `learners_list_members`): the list routes, the learner routes' list sync, the import job and
+// the seed go through here. Every query is scoped to a company.
+
+type Executor = Kysely<Database>;
+
+/** A learners list of the company; 404 otherwise. */
+export const findList = async (
+  db: Executor,
+  companyUuid: string,
+  uuid: string,
+): Promise<LearnersListsTable> => {
+  const row = await db
+    .selectFrom('learners_lists')
+    .selectAll()
+    .where('uuid', '=', uuid)
+    .where('company_uuid', '=', companyUuid)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+};
+
+/** Whether the company has the list (the import checks its target without a 404). */
+export const listExists = async (db: Executor, companyUuid: string, uuid: string) =>
+  (await db
+    .selectFrom('learners_lists')
+    .select('uuid')
+    .where('uuid', '=', uuid)
+    .where('company_uuid', '=', companyUuid)
+    .executeTakeFirst()) !== undefined;
+
+/** The company's lists (or one of them) with their non-archived member counts, by name. */
+export const selectLists = async (
+  db: Db,
+  companyUuid: string,
+  uuid?: string,
+): Promise<TLearnersList[]> => {
+  let query = db
+    .selectFrom('learners_lists as l')
+    .where('l.company_uuid', '=', companyUuid)
+    .select(['l.uuid', 'l.name', 'l.created_at', 'l.updated_at'])
+    .select((eb) =>
+      eb
+        .selectFrom('learners_list_members as m')
+        .innerJoin('learners', 'learners.uuid', 'm.learner_uuid')
+        .whereRef('m.list_uuid', '=', 'l.uuid')
+        .where('learners.deleted_at', 'is', null)
+        .select((inner) => inner.fn.countAll().as('count'))
+        .as('learners_count'),
+    )
+    .orderBy(sql`lower(l.name)`)
+    .orderBy('l.uuid');
+  if (uuid) query = query.where('l.uuid', '=', uuid);
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...row, learners_count: Number(row.learners_count ?? 0) }));
+};
+
+/** List names are unique in a company, whatever their case. */
+export const assertNameFree = async (
+  db: Db,
+  companyUuid: string,
+  name: string,
+  exceptUuid?: string,
+) => {
+  let query = db
+    .selectFrom('learners_lists')
+    .select('uuid')
+    .where('company_uuid', '=', companyUuid)
+    .where(sql<boolean>`lower(name) = ${name.toLowerCase()}`);
+  if (exceptUuid) query = query.where('uuid', '!=', exceptUuid);
+  if (await query.executeTakeFirst()) throw validationError({ name: [MESSAGES.nameTaken] });
+};
+
+/** The uuids among `uuids` that are lists of the company. */
+export const knownListUuids = async (
+  db: Db,
+  companyUuid: string,
+  uuids: readonly string[],
+): Promise<Set<string>> => {
+  const rows = await selectInChunks(uuids, (part) =>
+    db
+      .selectFrom('learners_lists')
+      .select('uuid')
+      .where('company_uuid', '=', companyUuid)
+      .where('uuid', 'in', part)
+      .execute(),
+  );
+  return new Set(rows.map((row) => row.uuid));
+};
+
+/** Creates a list with its first members, in one transaction. */
+export const insertList = async (
+  db: Db,
+  list: LearnersListsTable,
+  learnerUuids: readonly string[],
+): Promise<void> => {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('learners_lists').values(list).execute();
+    await addListMembers(trx, list.uuid, learnerUuids);
+  });
+};
+
+export const renameList = async (db: Db, uuid: string, name: string, now: string) => {
+  await db
+    .updateTable('learners_lists')
+    .set({ name, updated_at: now })
+    .where('uuid', '=', uuid)
+    .execute();
+};
+
+/** Deletes a list; its learners stay, and courses that targeted it stop targeting it. */
+export const deleteList = async (db: Db, uuid: string): Promise<void> => {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('learners_list_members').where('list_uuid', '=', uuid).execute();
+    await trx.deleteFrom('course_learners_lists').where('list_uuid', '=', uuid).execute();
+    await trx.deleteFrom('learners_lists').where('uuid', '=', uuid).execute();
+  });
+};
+
+/** Adds learners to a list (those already in it stay), a chunk per statement. */
+export const addListMembers = async (
+  db: Executor,
+  listUuid: string,
+  learnerUuids: Iterable<string>,
+): Promise<void> => {
+  for (const part of chunks([...learnerUuids])) {
+    await db
+      .insertInto('learners_list_members')
+      .values(part.map((learner_uuid) => ({ list_uuid: listUuid, learner_uuid })))
+      .onConflict((conflict) => conflict.columns(['list_uuid', 'learner_uuid']).doNothing())
+      .execute();
+  }
+};
+
+// Postgres: the import's memberships in one statement per batch. Learners the batch creates
+// cannot be members yet, so they join with a plain INSERT; matched learners may already be.
+const POSTGRES_NEW_MEMBERS =
+  'insert into learners_list_members (list_uuid, learner_uuid) select $1, unnest($2::text[])';
+const POSTGRES_MEMBERS = `${POSTGRES_NEW_MEMBERS} on conflict do nothing`;
+
+/**
+ * The import's memberships: `fresh` learners (created by this batch, never members yet) and
+ * matched `learners` (who may be members already).
+ */
+export const addImportedMembers = async (
+  db: Executor,
+  dialect: Dialect,
+  listUuid: string,
+  { fresh, learners }: { fresh: readonly string[]; learners: ReadonlySet<string> },
+): Promise<void> => {
+  if (dialect === 'postgres') {
+    if (fresh.length > 0) {
+      await db.executeQuery(CompiledQuery.raw(POSTGRES_NEW_MEMBERS, [listUuid, fresh]));
+    }
+    if (learners.size > 0) {
+      await db.executeQuery(CompiledQuery.raw(POSTGRES_MEMBERS, [listUuid, [...learners]]));
+    }
+    return;
+  }
+  const all = new Set([...fresh, ...learners]);
+  if (all.size === 0) return;
+  await db
+    .insertInto('learners_list_members')
+    .values([...all].map((learner_uuid) => ({ list_uuid: listUuid, learner_uuid })))
+    .onConflict((conflict) => conflict.columns(['list_uuid', 'learner_uuid']).doNothing())
+    .execute();
+};
+
+/** Makes `wanted` exactly the lists the learner belongs to, in one transaction. */
+export const syncLearnerLists = async (
+  db: Db,
+  learnerUuid: string,
+  wanted: readonly string[],
+): Promise<void> => {
+  await db.transaction().execute(async (trx) => {
+    const present = await trx
+      .selectFrom('learners_list_members')
+      .select('list_uuid')
+      .where('learner_uuid', '=', learnerUuid)
+      .execute();
+    const wantedSet = new Set(wanted);
+    const presentSet = new Set(present.map((row) => row.list_uuid));
+    const removed = [...presentSet].filter((uuid) => !wantedSet.has(uuid));
+    for (const part of chunks(removed)) {
+      await trx
+        .deleteFrom('learners_list_members')
+        .where('learner_uuid', '=', learnerUuid)
+        .where('list_uuid', 'in', part)
+        .execute();
+    }
+    const missing = wanted.filter((uuid) => !presentSet.has(uuid));
+    for (const part of chunks(missing)) {
+      await trx
+        .insertInto('learners_list_members')
+        .values(part.map((list_uuid) => ({ list_uuid, learner_uuid: learnerUuid })))
+        .execute();
+    }
+  });
+};
+
+/** Inserts list rows as they are (the seed). */
+export const insertListRows = async (
+  db: Executor,
+  lists: readonly LearnersListsTable[],
+): Promise<void> => {
+  for (const part of chunks(lists, 500)) {
+    await db.insertInto('learners_lists').values(part).execute();
+  }
+};
+
+/** Inserts membership rows as they are (the seed). */
+export const insertMemberRows = async (
+  db: Executor,
+  members: readonly { list_uuid: string; learner_uuid: string }[],
+): Promise<void> => {
+  for (const part of chunks(members)) {
+    await db.insertInto('learners_list_members').values(part).execute();
+  }
+};
