@@ -21,6 +21,8 @@ export type ServerConfig = {
   jobLeaseSeconds: number;
   /** OPENAI_* settings of the AI transformer and translator. */
   ai: TAiSettings;
+  /** CCP_PUBLIC_URL: the web app's address in e-mail links (default: this server's address). */
+  publicUrl: string;
 };
 
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
@@ -29,6 +31,17 @@ const positiveInt = (value: string | undefined, fallback: number, name: string):
   if (!Number.isInteger(parsed) || parsed <= 0)
     throw new Error(`${name} must be a positive whole number, got "${value}"`);
   return parsed;
+};
+
+const publicUrlOf = (env: NodeJS.ProcessEnv): string => {
+  const value = env.CCP_PUBLIC_URL;
+  if (value) {
+    if (!/^https?:\/\/[^/\s]+/.test(value))
+      throw new Error(`CCP_PUBLIC_URL must be an http(s) URL, got "${value}"`);
+    return value.replace(/\/+$/, '');
+  }
+  const host = env.HOST && !['0.0.0.0', '::'].includes(env.HOST) ? env.HOST : 'localhost';
+  return `http://${host}:${env.PORT || 8080}`;
 };
 
 /** Reads the environment once; a bad value stops start-up with a message naming it. */
@@ -50,5 +63,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || undefined },
     jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
     ai: aiSettingsFromEnv(env),
+    publicUrl: publicUrlOf(env),
   };
 };

@@ -16,6 +16,7 @@ const main = async () => {
     trustProxy: config.trustProxy,
     mail: config.mail,
     ai: config.ai,
+    publicUrl: config.publicUrl,
   });
 
   if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {
