@@ -29,6 +29,7 @@ import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/err
 import { aiRoutes } from './routes/api/ai/index.ts';
 import { webPlugin } from './plugins/web.ts';
 import { analyticsRoutes } from './routes/api/analytics/index.ts';
+import { accountRoutes } from './routes/api/account/index.ts';
 import { apiTokensRoutes } from './routes/api/api-tokens/index.ts';
 import { authRoutes } from './routes/api/auth/index.ts';
 import { courseWizardRoutes } from './routes/api/course-wizard/index.ts';
@@ -39,6 +40,7 @@ import { learnersListsRoutes } from './routes/api/learners-lists/index.ts';
 import { learnersRoutes } from './routes/api/learners/index.ts';
 import { organisationRoutes } from './routes/api/organisation/index.ts';
 import { subscriptionRoutes } from './routes/api/subscription/index.ts';
+import { teamRoutes } from './routes/api/team/index.ts';
 import { termsRoutes } from './routes/api/terms/index.ts';
 import { importsRoutes } from './routes/api/imports/index.ts';
 import type { ImportsRoutesOptions } from './routes/api/imports/index.ts';
@@ -72,7 +74,15 @@ export type AppOptions = {
    * built); `false` serves the API only.
    */
   webDist?: string | false;
+  /**
+   * Where users reach the web app, for links in e-mails (CCP_PUBLIC_URL). Never taken from the
+   * request's Host header, which a client chooses (a reset link pointing elsewhere).
+   */
+  publicUrl?: string;
 };
+
+/** The public address when CCP_PUBLIC_URL is not set. */
+export const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
 
 /** Where `npm run build -w @ccp/web` writes the app. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -161,6 +171,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('dataDir', path.resolve(options.dataDir));
   mkdirSync(path.join(app.dataDir, 'uploads'), { recursive: true });
   app.decorate('authSettings', { ...DEFAULT_AUTH_SETTINGS, ...options.auth });
+  app.decorate('publicUrl', (options.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, ''));
   app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
   app.decorate('metrics', createMetrics());
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());
@@ -216,6 +227,8 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(apiTokensRoutes);
+  await app.register(accountRoutes);
+  await app.register(teamRoutes);
   await app.register(organisationRoutes);
   await app.register(subscriptionRoutes);
   await app.register(termsRoutes);

@@ -28,6 +28,8 @@ export type ServerConfig = {
   ai: TAiSettings;
   /** CCP_METRICS_TOKEN: the bearer a Prometheus scrape of /metrics must send. */
   metricsToken: string | undefined;
+  /** CCP_PUBLIC_URL: the web app's address in e-mail links (default: this server's address). */
+  publicUrl: string;
 };
 
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
@@ -36,6 +38,17 @@ const positiveInt = (value: string | undefined, fallback: number, name: string):
   if (!Number.isInteger(parsed) || parsed <= 0)
     throw new Error(`${name} must be a positive whole number, got "${value}"`);
   return parsed;
+};
+
+const publicUrlOf = (env: NodeJS.ProcessEnv): string => {
+  const value = env.CCP_PUBLIC_URL;
+  if (value) {
+    if (!/^https?:\/\/[^/\s]+/.test(value))
+      throw new Error(`CCP_PUBLIC_URL must be an http(s) URL, got "${value}"`);
+    return value.replace(/\/+$/, '');
+  }
+  const host = env.HOST && !['0.0.0.0', '::'].includes(env.HOST) ? env.HOST : 'localhost';
+  return `http://${host}:${env.PORT || 8080}`;
 };
 
 /** Reads the environment once; a bad value stops start-up with a message naming it. */
@@ -59,5 +72,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
     ai: aiSettingsFromEnv(env),
     metricsToken: env.CCP_METRICS_TOKEN || undefined,
+    publicUrl: publicUrlOf(env),
   };
 };

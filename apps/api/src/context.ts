@@ -40,6 +40,8 @@ declare module 'fastify' {
     clock: Clock;
     dataDir: string;
     authSettings: AuthSettings;
+    /** The web app's address for links in e-mails, without a trailing slash. */
+    publicUrl: string;
     /** Milliseconds an upload may go without a byte from the client before it answers 408. */
     uploadIdleTimeoutMs: number;
     /** Prometheus counters and histograms of this app (lib/metrics.ts). */

@@ -25,6 +25,7 @@ const main = async () => {
       token: config.metricsToken,
       loopback: LOOPBACK_HOSTS.has(config.host) && !config.trustProxy,
     },
+    publicUrl: config.publicUrl,
   });
 
   if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {

@@ -28,6 +28,10 @@ const TwoFactorPage = lazyNamed(pageLoaders.twoFactor, 'TwoFactorPage');
 const LogoutPage = lazyNamed(pageLoaders.logout, 'LogoutPage');
 const FaqPage = lazyNamed(pageLoaders.faq, 'FaqPage');
 const NotFoundPage = lazyNamed(pageLoaders.notFound, 'NotFoundPage');
+const passwordReset = () => import('./pages/password-reset/index.tsx');
+const ForgotPasswordPage = lazyNamed(passwordReset, 'ForgotPasswordPage');
+const ResetPasswordPage = lazyNamed(passwordReset, 'ResetPasswordPage');
+const InvitationPage = lazyNamed(() => import('./pages/invitation/index.tsx'), 'InvitationPage');
 
 // The resources' pages, from the registry (resources.ts).
 const RESOURCE_ROUTES = resourcePages().map((page) => ({
@@ -66,6 +70,12 @@ const LoginRoute = () => {
   return <LoginPage onSignedIn={() => invalidateAuthStore()} />;
 };
 
+/** After accepting an invitation the guard takes the new creator to the 2FA setup. */
+const InvitationRoute = () => {
+  const invalidateAuthStore = useInvalidateAuthStore();
+  return <InvitationPage onJoined={() => invalidateAuthStore()} />;
+};
+
 export const App = () => {
   // Re-renders on a language change, so antd's texts follow.
   useTranslation();
@@ -92,6 +102,9 @@ export const App = () => {
                 <Routes>
                   <Route element={<RouteGuard access="public" layout="public" />}>
                     <Route path={ROUTES.login} element={<LoginRoute />} />
+                    <Route path={ROUTES.forgotPassword} element={<ForgotPasswordPage />} />
+                    <Route path={ROUTES.resetPassword} element={<ResetPasswordPage />} />
+                    <Route path={ROUTES.invitation} element={<InvitationRoute />} />
                   </Route>
                   <Route element={<RouteGuard access="setup" layout="public" />}>
                     <Route path={ROUTES.twoFactor} element={<TwoFactorPage />} />

@@ -53,6 +53,12 @@ export const ROUTES = {
   insights: '/insights',
   exports: '/exports',
   apiTokens: '/account/tokens',
+  account: '/account',
+  plan: '/account/plan',
+  team: '/team',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  invitation: '/invitation',
 } as const;
 
 /** The wizard on an existing course (a draft resumes where it stands). */

@@ -48,6 +48,9 @@ const learnersImportsCreate = () => import('./pages/learners-imports/create.tsx'
 const analyticsList = () => import('./pages/analytics/list.tsx');
 const exportsShow = () => import('./pages/exports/show.tsx');
 const apiTokensList = () => import('./pages/api-tokens/list.tsx');
+const accountSettings = () => import('./pages/account/settings.tsx');
+const planUsage = () => import('./pages/account/plan.tsx');
+const teamList = () => import('./pages/team/list.tsx');
 
 export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
   {
@@ -115,6 +118,22 @@ export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
     // Personal API tokens for CI; reached from the top bar's account area (not the menu).
     name: 'api-tokens',
     pages: { list: { path: ROUTES.apiTokens, load: apiTokensList, component: 'ApiTokenList' } },
+  },
+  {
+    // Account settings (issue 17), under the user's name in the top bar: profile, password, 2FA,
+    // the sessions list, the API tokens.
+    name: 'sessions',
+    pages: { list: { path: ROUTES.account, load: accountSettings, component: 'AccountSettings' } },
+  },
+  {
+    // Plan and usage, beside account settings.
+    name: 'subscription',
+    pages: { show: { path: ROUTES.plan, load: planUsage, component: 'PlanUsage' } },
+  },
+  {
+    // The team (administrators): creators, invitations within the seats, the audit log.
+    name: 'team-members',
+    pages: { list: { path: ROUTES.team, load: teamList, component: 'TeamList' } },
   },
 ];
 

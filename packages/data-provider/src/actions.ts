@@ -15,6 +15,7 @@ import { courseActionRequests } from './resources/courses.ts';
 import { importActionRequests } from './resources/learners-imports.ts';
 import { learnerActionRequests, learnerFromServer } from './resources/learners.ts';
 import { accountActionRequests } from './resources/reference.ts';
+import { teamActionRequests } from './resources/team.ts';
 import type { Session } from './session.ts';
 
 type ActionRequest = Pick<CustomParams, 'url' | 'method'>;
@@ -30,6 +31,7 @@ export const actionRequests = {
   ...learnerActionRequests,
   ...accountActionRequests,
   ...importActionRequests,
+  ...teamActionRequests,
 };
 
 /**

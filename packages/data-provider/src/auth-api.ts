@@ -151,3 +151,81 @@ export const signOut = async (client: HttpClient, bearer?: string): Promise<void
     client.tokens.clear();
   }
 };
+
+/**
+ * Step two with one of the user's recovery codes instead of a TOTP code (issue 17): the user and
+ * how many codes remain, or false for a wrong or used one.
+ */
+export const recoveryCodeStep = async (
+  client: HttpClient,
+  firstStep: Pick<TFirstStep, 'access_token' | 'refresh_token'>,
+  recoveryCode: string,
+): Promise<{ user: TUser; remaining: number } | false> => {
+  try {
+    const { data } = await client.post<{
+      data: TokenData & { user: TUser; recovery_codes_remaining?: number };
+    }>(
+      '/api/v1/users/oauth/2fa-token',
+      {
+        refresh_token: firstStep.refresh_token,
+        platform: client.platform,
+        recovery_code: recoveryCode,
+      },
+      { bearer: firstStep.access_token, quiet: isInvalidOrMalformedCode },
+    );
+    client.tokens.set(toTokens(data));
+    return { user: data.user, remaining: data.recovery_codes_remaining ?? 0 };
+  } catch (error) {
+    if (isInvalidOrMalformedCode(error)) return false;
+    throw error;
+  }
+};
+
+/** The public account pages show every failure themselves (under a field or above the form). */
+const PAGE_SHOWS_FAILURES = () => true;
+
+/** Asks for a password-reset e-mail; the answer is the same whether the account exists or not. */
+export const forgotPassword = async (client: HttpClient, email: string): Promise<void> => {
+  await client.post(
+    '/api/v1/users/password/forgot',
+    { email },
+    { auth: false, quiet: PAGE_SHOWS_FAILURES },
+  );
+};
+
+/** Sets a new password with the token of the reset link. */
+export const resetPassword = async (
+  client: HttpClient,
+  payload: { token: string; password: string },
+): Promise<void> => {
+  await client.post('/api/v1/users/password/reset', payload, {
+    auth: false,
+    quiet: PAGE_SHOWS_FAILURES,
+  });
+};
+
+export type TInvitationPreview = { email: string; company_name: string; role: 'admin' | 'creator' };
+
+export const previewInvitation = async (
+  client: HttpClient,
+  token: string,
+): Promise<TInvitationPreview> => {
+  const { data } = await client.post<{ data: TInvitationPreview }>(
+    '/api/v1/invitations/preview',
+    { token },
+    { auth: false, quiet: PAGE_SHOWS_FAILURES },
+  );
+  return data;
+};
+
+/** Creates the invitee's account: answers first-step tokens, as a password sign-in does. */
+export const acceptInvitation = async (
+  client: HttpClient,
+  payload: { token: string; first_name: string; last_name: string; password: string },
+): Promise<TFirstStep> => {
+  const { data } = await client.post<{ data: TFirstStep }>('/api/v1/invitations/accept', payload, {
+    auth: false,
+    quiet: PAGE_SHOWS_FAILURES,
+  });
+  return data;
+};

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@ccp/schemas';
+import { MESSAGES, RECOVERY_CODES_LOW } from '@ccp/schemas';
 import type { TUser } from '@ccp/schemas';
 import type {
   AuthActionResponse,
@@ -9,14 +9,19 @@ import type {
 
 import { ApiError } from './api-error.ts';
 import {
+  acceptInvitation,
   currentUser,
+  forgotPassword,
   otpStep,
   passwordStep,
+  previewInvitation,
+  recoveryCodeStep,
+  resetPassword,
   signOut,
   twoFactorQrCode,
   verifyTwoFactorSetup,
 } from './auth-api.ts';
-import type { TFirstStep, TQrCode } from './auth-api.ts';
+import type { TFirstStep, TInvitationPreview, TQrCode } from './auth-api.ts';
 import type { HttpClient } from './http-client.ts';
 import { sessionFor } from './session.ts';
 import type { Session } from './session.ts';
@@ -82,6 +87,21 @@ export type CcpAuthProvider = Required<
   twoFactorQrCode: () => Promise<TQrCode>;
   /** First-time setup: two consecutive codes; signs in on success. */
   verifyTwoFactorSetup: (codes: [string, string]) => Promise<AuthActionResponse>;
+  /** Step two with a recovery code; on success also how many codes remain (issue 17). */
+  recoveryCodeLogin: (
+    recoveryCode: string,
+  ) => Promise<AuthActionResponse & { remaining?: number; low?: boolean }>;
+  /** Password reset by e-mail: the request (same answer for any address) and the new password. */
+  forgotPassword: (params: { email: string }) => Promise<AuthActionResponse>;
+  updatePassword: (params: { token: string; password: string }) => Promise<AuthActionResponse>;
+  previewInvitation: (token: string) => Promise<TInvitationPreview>;
+  /** Accepts an invitation and continues as after a password step without 2FA (the setup). */
+  acceptInvitation: (payload: {
+    token: string;
+    first_name: string;
+    last_name: string;
+    password: string;
+  }) => Promise<PasswordStepResult>;
 };
 
 /** A sign-in failure the provider decides itself; `code` is what hosts match on (not the text). */
@@ -222,6 +242,68 @@ export const authProvider = (
         if (!first.success) return first;
       }
       return codeStep(code);
+    },
+
+    recoveryCodeLogin: async (recoveryCode) => {
+      if (!pending) {
+        return {
+          success: false,
+          redirectTo: routes.login,
+          error: loginError('Sign in with your e-mail and password first.'),
+        };
+      }
+      try {
+        const result = await recoveryCodeStep(client, pending, recoveryCode);
+        if (result === false) {
+          return {
+            success: false,
+            error: loginError(MESSAGES.recoveryCodeInvalid, 'INVALID_CODE'),
+          };
+        }
+        return {
+          ...signedIn(result.user),
+          remaining: result.remaining,
+          low: result.remaining <= RECOVERY_CODES_LOW,
+        };
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) setPending(null);
+        if (error instanceof Error) return { success: false, error };
+        throw error;
+      }
+    },
+
+    forgotPassword: async ({ email }) => {
+      try {
+        await forgotPassword(client, email);
+        return { success: true };
+      } catch (error) {
+        if (error instanceof Error) return { success: false, error };
+        throw error;
+      }
+    },
+
+    updatePassword: async (params) => {
+      try {
+        await resetPassword(client, params);
+        return { success: true, redirectTo: routes.login };
+      } catch (error) {
+        if (error instanceof Error) return { success: false, error };
+        throw error;
+      }
+    },
+
+    previewInvitation: (token) => previewInvitation(client, token),
+
+    acceptInvitation: async (payload) => {
+      setPending(null);
+      try {
+        const first = await acceptInvitation(client, payload);
+        setPending(first);
+        return { success: true, next: 'setup', redirectTo: routes.twoFactorSetup };
+      } catch (error) {
+        if (error instanceof Error) return { success: false, error };
+        throw error;
+      }
     },
 
     twoFactorQrCode: async () => {

@@ -36,11 +36,29 @@ export const ZLoginRequestSchema = z.object({
 });
 export type TLoginRequest = z.input<typeof ZLoginRequestSchema>;
 
-export const ZTwoFactorTokenRequestSchema = z.object({
-  refresh_token: requiredString(),
-  platform: ZPlatformSchema,
-  code: ZOtpCodeSchema,
-});
+// Recovery codes: 10 characters of a-z and 2-9 (no 0/o, 1/l) in two groups, `abcde-23456`.
+const RECOVERY_CODE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/;
+
+/** A recovery code as typed: case, spaces and the dash do not matter. */
+export const ZRecoveryCodeSchema = z
+  .string({ error: MESSAGES.required })
+  .transform((value) => value.replace(/\s+/g, '').toLowerCase())
+  .pipe(z.string().regex(RECOVERY_CODE, { message: MESSAGES.recoveryCodeFormat }))
+  .transform((value) => value.replace('-', ''));
+
+/** The second sign-in step: a TOTP `code`, or instead one of the user's `recovery_code`s. */
+export const ZTwoFactorTokenRequestSchema = z
+  .object({
+    refresh_token: requiredString(),
+    platform: ZPlatformSchema,
+    code: ZOtpCodeSchema.optional(),
+    recovery_code: ZRecoveryCodeSchema.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.code === undefined) === (value.recovery_code === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['code'], message: MESSAGES.codeOrRecoveryRequired });
+    }
+  });
 export type TTwoFactorTokenRequest = z.input<typeof ZTwoFactorTokenRequestSchema>;
 
 export const ZRefreshRequestSchema = z.object({
@@ -117,7 +135,12 @@ export type TLoginResponse = z.infer<typeof ZLoginResponseSchema>;
 
 /** `POST /users/oauth/2fa-token`: full tokens plus the user. */
 export const ZTwoFactorTokenResponseSchema = dataEnvelope(
-  ZTokenPairSchema.extend({ is_2fa_enabled: z.literal(true), user: ZUserSchema }),
+  ZTokenPairSchema.extend({
+    is_2fa_enabled: z.literal(true),
+    user: ZUserSchema,
+    /** Set when a recovery code was used: how many unused ones the user has left. */
+    recovery_codes_remaining: z.number().int().optional(),
+  }),
 );
 export type TTwoFactorTokenResponse = z.infer<typeof ZTwoFactorTokenResponseSchema>;
 
@@ -139,6 +162,11 @@ export type TQrCodeResponse = z.infer<typeof ZQrCodeResponseSchema>;
 
 /** `POST /users/2fa-verify/`: confirmed, with full tokens so the client continues signed in. */
 export const ZTwoFactorVerifyResponseSchema = dataEnvelope(
-  ZTokenPairSchema.extend({ status: z.literal('confirmed'), user: ZUserSchema }),
+  ZTokenPairSchema.extend({
+    status: z.literal('confirmed'),
+    user: ZUserSchema,
+    /** The new recovery codes, shown once (issue 17). */
+    recovery_codes: z.array(z.string()),
+  }),
 );
 export type TTwoFactorVerifyResponse = z.infer<typeof ZTwoFactorVerifyResponseSchema>;

@@ -1,8 +1,10 @@
+export * from './account.ts';
 export * from './ai.ts';
 export * from './api-tokens.ts';
 export * from './analytics.ts';
 export * from './auth.ts';
 export * from './common.ts';
+export * from './common-passwords.ts';
 export * from './constants.ts';
 export * from './csv-delimiter.ts';
 export * from './course.ts';
@@ -21,4 +23,5 @@ export * from './phone-country.ts';
 export * from './plan-gating.ts';
 export * from './scores.ts';
 export * from './subscription.ts';
+export * from './team.ts';
 export * from './terms.ts';

@@ -250,6 +250,24 @@ export const MESSAGES = {
   importXlsxTooLarge:
     'The workbook is too large to read safely: its first sheet may unpack to at most 96 MB, with at most 500,000 different texts and 256 columns. Save it as a .csv file and upload it again.',
   imageMultipartOnly: 'The image must be uploaded as a file, in a multipart/form-data request.',
+  // Accounts and team (issue 17).
+  passwordTooShort: 'The password must be at least 12 characters.',
+  passwordTooLong: 'The password may not be greater than 200 characters.',
+  passwordIsEmail: 'The password may not be your e-mail address.',
+  passwordTooCommon: 'This password is too common. Choose one that is harder to guess.',
+  passwordCurrentWrong: 'The current password is not correct.',
+  linkInvalid: 'This link is invalid, was already used or has expired. Ask for a new one.',
+  recoveryCodeInvalid: 'Invalid recovery code.',
+  recoveryCodeFormat: 'A recovery code has 10 letters and digits, like abcde-12345.',
+  codeOrRecoveryRequired: 'Enter a code from your authenticator app or a recovery code.',
+  teamAdminOnly: 'Only an administrator can manage the team.',
+  lastAdministrator: 'The company needs at least one active administrator.',
+  cannotChangeYourself: 'You cannot deactivate yourself.',
+  memberDeactivated: 'The creator is deactivated.',
+  memberNotDeactivated: 'The creator is not deactivated.',
+  invitationPending: 'There is already a pending invitation for this e-mail.',
+  roleInvalid: 'The role must be admin or creator.',
+  sessionCurrent: 'This is the session you are using: sign out instead.',
 } as const;
 
 export type TMessageKey = keyof typeof MESSAGES;

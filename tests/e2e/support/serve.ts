@@ -20,6 +20,8 @@ process.env.LOG_LEVEL ??= 'warn';
 // As behind a reverse proxy: a spec that trips the per-address sign-in limit sends its own
 // X-Forwarded-For, so the other specs (all from 127.0.0.1) are not locked out.
 process.env.CCP_TRUST_PROXY = '1';
+// E-mail links (password reset, invitations) point at this server.
+process.env.CCP_PUBLIC_URL = `http://127.0.0.1:${process.env.PORT}`;
 // Whatever the shell points at (PostgreSQL, SMTP, OpenAI) stays out of the browser tests.
 for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'SMTP_URL', 'OPENAI_API_KEY']) {
   delete process.env[name];

@@ -33,6 +33,9 @@ export type UsersTable = {
   totp_last_step: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Set when an administrator deactivated the creator: no sign-in, no token works (issue 17). */
+  deactivated_at?: Timestamp | null;
+  last_sign_in_at?: Timestamp | null;
 };
 export type AuthTokensTable = {
   token_hash: string;
@@ -188,6 +191,62 @@ export type Database = {
   exports: ExportsTable;
   jobs: JobsTable;
   api_tokens: ApiTokensTable;
+  auth_sessions: AuthSessionsTable;
+  password_resets: PasswordResetsTable;
+  invitations: InvitationsTable;
+  recovery_codes: RecoveryCodesTable;
+  audit_log: AuditLogTable;
+};
+
+// Accounts and team (issue 17).
+export type AuthSessionsTable = {
+  family_uuid: string;
+  user_uuid: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  ended_at: Timestamp | null;
+};
+export type PasswordResetsTable = {
+  token_hash: string;
+  user_uuid: string;
+  ip: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+};
+export type InvitationsTable = {
+  uuid: string;
+  company_uuid: string;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  user_uuid: string | null;
+};
+export type RecoveryCodesTable = {
+  uuid: string;
+  user_uuid: string;
+  code_hash: string;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+};
+export type AuditLogTable = {
+  uuid: string;
+  company_uuid: string;
+  actor_uuid: string | null;
+  actor_email: string | null;
+  action: string;
+  target: string | null;
+  details: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
 };
 
 // Delivery model (issue 5): enrolments, one row per scheduled lesson send, the event log, the

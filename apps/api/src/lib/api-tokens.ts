@@ -53,6 +53,7 @@ export const findApiToken = async (
     .where('api_tokens.token_hash', '=', hashToken(bearer))
     .where('api_tokens.revoked_at', 'is', null)
     .where('api_tokens.expires_at', '>', now.toISOString())
+    .where('users.deactivated_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   const { token_uuid: uuid, token_scopes: scopes, token_last_used_at: lastUsed, ...user } = row;

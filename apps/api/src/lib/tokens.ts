@@ -94,6 +94,8 @@ export const findAccessToken = async (
     .where('auth_tokens.kind', '=', 'access')
     .where('auth_tokens.revoked_at', 'is', null)
     .where('auth_tokens.expires_at', '>', clock.now().toISOString())
+    // A deactivated creator's tokens stop working at once (issue 17).
+    .where('users.deactivated_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   const { stage, family_uuid: familyUuid, ...user } = row;

@@ -26,13 +26,28 @@ const countLearners = async (db: Db, companyUuid: string): Promise<number> => {
   return Number(row?.n ?? 0);
 };
 
-const countCreators = async (db: Db, companyUuid: string): Promise<number> => {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('company_uuid', '=', companyUuid)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+/**
+ * Seats taken: active (not deactivated) creators plus pending invitations, which hold a seat
+ * until accepted, revoked or expired (issue 17).
+ */
+export const countCreators = async (db: Db, companyUuid: string, now: Date): Promise<number> => {
+  const [users, invitations] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('company_uuid', '=', companyUuid)
+      .where('deactivated_at', 'is', null)
+      .executeTakeFirst(),
+    db
+      .selectFrom('invitations')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('company_uuid', '=', companyUuid)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now.toISOString())
+      .executeTakeFirst(),
+  ]);
+  return Number(users?.n ?? 0) + Number(invitations?.n ?? 0);
 };
 
 // A lesson is one day of a course, whatever its languages; it counts in the month its first
@@ -117,7 +132,7 @@ const sumUsageEventsThisMonth = async (
 /**
  * How much of a plan function a company uses now (`total` functions) or this UTC calendar month
  * (`month` functions; see SUBSCRIPTION_FUNCTIONS):
- * - learners: non-archived learners; creator-seats: users of the company;
+ * - learners: non-archived learners; creator-seats: active creators and pending invitations;
  * - lessons: lessons (distinct course + day) first created this month in non-archived courses;
  * - distribution-channels: distinct channel keys in the non-archived courses' distributions;
  * - a-i-transformer / a-i-translator: the sum of this month's usage_events amounts;
@@ -133,7 +148,7 @@ export const usageOf = async (
     case 'learners':
       return countLearners(db, companyUuid);
     case 'creator-seats':
-      return countCreators(db, companyUuid);
+      return countCreators(db, companyUuid, now);
     case 'lessons':
       return countLessonDays(db, companyUuid, monthBounds(now));
     case 'distribution-channels':

@@ -2,6 +2,7 @@ import { MESSAGES } from '@ccp/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
+import { touchSession } from '../accounts/sessions.ts';
 import type { AuthContext } from '../context.ts';
 import { findApiToken, isApiToken } from '../lib/api-tokens.ts';
 import { AppError } from '../lib/app-error.ts';
@@ -64,6 +65,7 @@ export const authPlugin = fp(
         throw new AppError('TWO_FACTOR_REQUIRED', MESSAGES.twoFactorRequired);
       }
       request.auth = found;
+      if (found.stage === 'full') await touchSession(app, found.familyUuid);
     });
   },
   { name: 'ccp-auth', dependencies: ['ccp-errors'] },

@@ -16,6 +16,7 @@ import { makeLearners } from './people.ts';
 import type { DemoLearner, LearnerMix } from './people.ts';
 import { createRandom } from './random.ts';
 import type { Random } from './random.ts';
+import { seedTeam } from './team.ts';
 import { DEMO_TERMS } from './terms.ts';
 
 export type SeedOptions = { totpSecret: string; now: Date };
@@ -500,6 +501,12 @@ export const seedDemo = async (db: Db, options: SeedOptions): Promise<SeedSummar
         updated_at: t.ago(Math.min(user.createdDaysAgo, 1)),
       })),
     );
+    await seedTeam(trx, {
+      companyUuid: acme.uuid,
+      admin: { uuid: users.creator.uuid, email: users.creator.email },
+      passwordHash,
+      now: options.now,
+    });
     await insertAll(
       trx,
       'terms',

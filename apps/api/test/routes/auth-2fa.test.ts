@@ -149,8 +149,12 @@ describe('the user and two-factor setup', async () => {
           token_type: 'Bearer',
           expires_in: 900,
           user: expect.objectContaining({ uuid: user.uuid, is_2fa_enabled: true }),
+          recovery_codes: expect.arrayContaining([
+            expect.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/),
+          ]),
         },
       });
+      expect(response.json.data.recovery_codes).toHaveLength(10);
       expect(await userRow(user.uuid)).toMatchObject({
         totp_secret: secret,
         totp_pending_secret: null,

@@ -14,6 +14,12 @@ import {
   termsResource,
   translationsResource,
 } from './reference.ts';
+import {
+  auditLogResource,
+  sessionsResource,
+  teamInvitationsResource,
+  teamMembersResource,
+} from './team.ts';
 import type { ResourceHandlers } from './types.ts';
 
 /** Every resource of the provider by its key: the same words in the web registry and the CLI. */
@@ -33,6 +39,10 @@ export const RESOURCE_HANDLERS = {
   exports: exportsResource,
   'api-tokens': apiTokensResource,
   'learners-imports': learnersImportsResource,
+  'team-members': teamMembersResource,
+  'team-invitations': teamInvitationsResource,
+  'audit-log': auditLogResource,
+  sessions: sessionsResource,
 } satisfies Record<string, ResourceHandlers>;
 
 export type TResource = keyof typeof RESOURCE_HANDLERS;

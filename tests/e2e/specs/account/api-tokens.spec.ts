@@ -9,6 +9,8 @@ test('an API token is made with scopes and a fresh code, shown once, works for i
   baseURL,
 }) => {
   await page.goto('/dashboard');
+  // The tokens live in account settings, under the user's name in the top bar (issue 17).
+  await page.getByRole('link', { name: 'Account settings' }).click();
   await page.getByRole('link', { name: 'API tokens' }).click();
   await expect(page).toHaveURL(/\/account\/tokens$/);
   await expect(page.getByRole('heading', { level: 1, name: 'API tokens' })).toBeVisible();

@@ -1,11 +1,13 @@
 import {
   BarChartOutlined,
   HomeOutlined,
-  KeyOutlined,
   LogoutOutlined,
   PlusCircleOutlined,
   TeamOutlined,
+  UserOutlined,
 } from '@ant-design/icons';
+import type { TUser } from '@ccp/schemas';
+import { useGetIdentity } from '@refinedev/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
@@ -36,6 +38,7 @@ const MENU = menuItems();
 export const TopBar = () => {
   const { t } = useTranslation();
   const { openCreateCourse } = useAppLayout();
+  const { data: user } = useGetIdentity<TUser>();
   const [home, ...rest] = MENU;
   const link = (item: (typeof MENU)[number]) => (
     <NavLink key={item.name} to={item.path} className={navClass} title={t(item.labelKey)}>
@@ -63,10 +66,16 @@ export const TopBar = () => {
         <div className="top-bar-end">
           <ClassroomSwitch />
           <LanguageSwitch />
-          <Link to={ROUTES.apiTokens} className="top-nav-item" title={t('layout.nav.apiTokens')}>
-            <KeyOutlined aria-hidden />
-            <span className="top-nav-text">{t('layout.nav.apiTokens')}</span>
-          </Link>
+          <NavLink
+            to={ROUTES.account}
+            end={false}
+            className={navClass}
+            title={t('layout.nav.account')}
+            aria-label={t('layout.nav.account')}
+          >
+            <UserOutlined aria-hidden />
+            <span className="top-nav-text">{user?.first_name ?? t('layout.nav.account')}</span>
+          </NavLink>
           <Link to={ROUTES.logout} className="top-nav-item" title={t('layout.nav.logOut')}>
             <LogoutOutlined aria-hidden />
             <span className="top-nav-text">{t('layout.nav.logOut')}</span>

@@ -8,11 +8,11 @@ import {
   PlainInput,
   PlainPassword,
 } from '../../components/plain/controls.tsx';
-import { LINKS, ROUTES } from '../../config.ts';
+import { ROUTES } from '../../config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { loadedProviders, loadProviders } from '../../providers/lazy.ts';
 
-type TStep = 'credentials' | 'otp';
+type TStep = 'credentials' | 'otp' | 'recovery' | 'recoveryLow';
 type TFailure = 'invalidCredentials' | 'otpInvalid' | null;
 
 // Warm the client up once the user types (not on the autofocus: /login must load it lazily).
@@ -34,7 +34,7 @@ type StepCardProps = {
 };
 
 /** One sign-in step: its title, intro and fields, what went wrong, and its submit button. */
-const StepCard = ({
+export const StepCard = ({
   title,
   intro,
   onSubmit,
@@ -89,6 +89,7 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
+  const [remaining, setRemaining] = useState(0);
   const [failure, setFailure] = useState<TFailure>(null);
   const [missing, setMissing] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -151,6 +152,46 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
     }
   };
 
+  const submitRecovery = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    if (!code.trim()) {
+      setMissing(true);
+      return;
+    }
+    setMissing(false);
+    setBusy(true);
+    try {
+      const { auth, signInFailures } = await loadProviders();
+      const result = await auth.recoveryCodeLogin(code.trim());
+      if (result.success) {
+        // Few codes left: say so before moving on (new ones are made in account settings).
+        if (result.low) {
+          setRemaining(result.remaining ?? 0);
+          setStep('recoveryLow');
+          return;
+        }
+        await onSignedIn();
+        return;
+      }
+      if (signInFailures.invalidOtp(result.error)) {
+        setFailure('otpInvalid');
+        setCode('');
+      } else if (result.redirectTo === ROUTES.login) {
+        setStep('credentials');
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const switchTo = (next: TStep) => {
+    setFailure(null);
+    setMissing(false);
+    setCode('');
+    setStep(next);
+  };
+
   const startOver = async () => {
     setFailure(null);
     setCode('');
@@ -160,6 +201,55 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
   };
 
   const step1Error = failure === 'invalidCredentials' ? t('pages.login.invalidCredentials') : null;
+
+  if (step === 'recoveryLow') {
+    return (
+      <section className="auth-card" aria-labelledby={`${id}-low`}>
+        <h1 id={`${id}-low`} className="auth-title">
+          {t('pages.login.recovery.lowTitle')}
+        </h1>
+        <PlainAlert type="warning">
+          {t('pages.login.recovery.low', { count: remaining })}
+        </PlainAlert>
+        <PlainButton type="button" block onClick={() => void onSignedIn()}>
+          {t('pages.login.recovery.continue')}
+        </PlainButton>
+      </section>
+    );
+  }
+
+  if (step === 'recovery') {
+    return (
+      <StepCard
+        title={t('pages.login.recovery.title')}
+        intro={t('pages.login.recovery.intro')}
+        onSubmit={submitRecovery}
+        error={failure === 'otpInvalid' ? t('validation.recoveryCodeInvalid') : null}
+        missing={missing}
+        busy={busy}
+        submit={t('pages.login.otp.submit')}
+        after={
+          <PlainButton type="button" variant="link" onClick={() => switchTo('otp')}>
+            {t('pages.login.recovery.useApp')}
+          </PlainButton>
+        }
+      >
+        <div className="field">
+          <label htmlFor={`${id}-recovery`}>{t('pages.login.recovery.code')}</label>
+          <PlainInput
+            id={`${id}-recovery`}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={13}
+            autoFocus
+            invalid={failure === 'otpInvalid'}
+          />
+        </div>
+      </StepCard>
+    );
+  }
 
   if (step === 'otp') {
     return (
@@ -172,9 +262,14 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
         busy={busy}
         submit={t('pages.login.otp.submit')}
         after={
-          <PlainButton type="button" variant="link" onClick={() => void startOver()}>
-            {t('pages.login.otp.back')}
-          </PlainButton>
+          <div className="auth-links">
+            <PlainButton type="button" variant="link" onClick={() => switchTo('recovery')}>
+              {t('pages.login.recovery.use')}
+            </PlainButton>
+            <PlainButton type="button" variant="link" onClick={() => void startOver()}>
+              {t('pages.login.otp.back')}
+            </PlainButton>
+          </div>
         }
       >
         <div className="field">
@@ -222,10 +317,7 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
       <div className="field">
         <div className="field-label-row">
           <label htmlFor={`${id}-password`}>{t('pages.login.password')}</label>
-          <a
-            className="forgot-link"
-            href={`mailto:${LINKS.supportEmail}?subject=${encodeURIComponent(t('pages.login.forgotSubject'))}`}
-          >
+          <a className="forgot-link" href={ROUTES.forgotPassword}>
             {t('pages.login.forgotPassword')}
           </a>
         </div>

@@ -11,7 +11,11 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { AppError } from '../../../lib/app-error.ts';
-import { hashToken } from '../../../lib/ids.ts';
+import { recordAudit } from '../../../accounts/audit-log.ts';
+import { remainingRecoveryCodes, spendRecoveryCode } from '../../../accounts/recovery-codes.ts';
+import { startSession } from '../../../accounts/sessions.ts';
+import type { UsersTable } from '../../../db/types.ts';
+import { hashToken, newUuid } from '../../../lib/ids.ts';
 import { hashPassword, verifyPassword } from '../../../lib/passwords.ts';
 import {
   ACCOUNT_WINDOW_MS,
@@ -30,6 +34,24 @@ import { loadUser } from './user-resource.ts';
 // An unknown email still costs one scrypt run, so timing does not tell which emails exist.
 let dummyHash: Promise<string> | undefined;
 const dummyPasswordHash = () => (dummyHash ??= hashPassword('not-a-real-password'));
+
+/**
+ * Spends one of the user's recovery codes instead of a TOTP code; a wrong one counts like a wrong
+ * code. Answers how many unused codes remain.
+ */
+const spendRecovery = async (
+  app: Parameters<typeof spendRecoveryCode>[0],
+  user: Pick<UsersTable, 'uuid'>,
+  code: string,
+  keys: readonly string[],
+): Promise<number> => {
+  if (!(await spendRecoveryCode(app, user.uuid, code))) {
+    await recordFailure(app, keys);
+    throw new AppError('INVALID_CODE', MESSAGES.recoveryCodeInvalid);
+  }
+  await clearFailures(app, failureKey.otp(user.uuid));
+  return remainingRecoveryCodes(app, user.uuid);
+};
 
 /** The token calls: login (first step), 2FA code (second step), refresh and logout. */
 export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -65,14 +87,15 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const user = await app.db
         .selectFrom('users')
-        .select(['uuid', 'password_hash', 'is_2fa_enabled'])
+        .select(['uuid', 'password_hash', 'is_2fa_enabled', 'deactivated_at'])
         .where((eb) => eb(eb.fn<string>('lower', ['email']), '=', username))
         .executeTakeFirst();
       const valid = await verifyPassword(
         password,
         user?.password_hash ?? (await dummyPasswordHash()),
       );
-      if (!user || !valid) {
+      // A deactivated creator is refused like a wrong password: nothing tells them apart.
+      if (!user || !valid || user.deactivated_at) {
         await recordFailure(app, [...keys, account]);
         app.metrics.signInFailures.inc({ step: 'password' });
         throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
@@ -92,7 +115,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Complete sign-in with a TOTP code (second step)',
         description:
-          'Bearer: the first-step access token; refresh_token: the first-step refresh token of the same sign-in. Answers full tokens and the user. A code is accepted once (a right code whose 30-second step was already used answers 422 CODE_ALREADY_USED); wrong codes count towards the 429 limit.',
+          'Bearer: the first-step access token; refresh_token: the first-step refresh token of the same sign-in. Send `code` (TOTP) or `recovery_code` (one of the ten shown at setup, spent by use; the answer then says how many remain). Answers full tokens and the user. A code is accepted once (a right code whose 30-second step was already used answers 422 CODE_ALREADY_USED); wrong codes count towards the 429 limit.',
         body: ZTwoFactorTokenRequestSchema,
         response: { 200: ZTwoFactorTokenResponseSchema },
       },
@@ -120,7 +143,13 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       const keys = [failureKey.otp(user.uuid), failureKey.ip(request.ip)];
       const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
       if (wait !== null) throw tooManyAttempts(reply, wait);
-      await spendTotpCode(app, user, request.body.code, keys);
+      const { code, recovery_code: recoveryCode } = request.body;
+      let remaining: number | undefined;
+      if (recoveryCode !== undefined) {
+        remaining = await spendRecovery(app, user, recoveryCode, keys);
+      } else {
+        await spendTotpCode(app, user, code ?? '', keys);
+      }
       const spent = await app.db
         .updateTable('auth_tokens')
         .set({ used_at: now })
@@ -130,9 +159,26 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       if (Number(spent.numUpdatedRows) !== 1) throw invalidRefreshToken();
 
       await revokeFamily(app, auth.familyUuid);
-      const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'full');
+      const familyUuid = newUuid();
+      const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'full', familyUuid);
+      await startSession(app, { familyUuid, userUuid: user.uuid }, request);
+      if (remaining !== undefined) {
+        await recordAudit(app, {
+          companyUuid: user.company_uuid,
+          actor: { uuid: user.uuid, email: user.email },
+          action: 'two_factor.recovery_code_used',
+          target: user.email,
+          details: { remaining },
+          request,
+        });
+      }
       return {
-        data: { ...pair, is_2fa_enabled: true as const, user: await loadUser(app.db, user.uuid) },
+        data: {
+          ...pair,
+          is_2fa_enabled: true as const,
+          user: await loadUser(app.db, user.uuid),
+          ...(remaining === undefined ? {} : { recovery_codes_remaining: remaining }),
+        },
       };
     },
   );

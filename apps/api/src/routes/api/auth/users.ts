@@ -10,7 +10,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 
+import { recordAudit } from '../../../accounts/audit-log.ts';
+import { replaceRecoveryCodes } from '../../../accounts/recovery-codes.ts';
+import { startSession } from '../../../accounts/sessions.ts';
 import { AppError } from '../../../lib/app-error.ts';
+import { newUuid } from '../../../lib/ids.ts';
 import { clearFailures, failureKey, lockedFor, recordFailure } from '../../../lib/rate-limit.ts';
 import { issueTokenPair, revokeFamily } from '../../../lib/tokens.ts';
 import { matchConsecutiveCodes, newTotpSecret, otpauthUrl } from '../../../lib/totp.ts';
@@ -108,12 +112,24 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     await clearFailures(app, failureKey.otp(user.uuid));
     // The setup proved the second factor: continue fully signed in, in a new token family.
     await revokeFamily(app, auth.familyUuid);
-    const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'full');
+    const familyUuid = newUuid();
+    const pair = await issueTokenPair(tokenDeps(app), user.uuid, 'full', familyUuid);
+    await startSession(app, { familyUuid, userUuid: user.uuid }, request);
+    // Ten one-time codes for the day the phone is lost, shown once (issue 17).
+    const recoveryCodes = await replaceRecoveryCodes(app, user.uuid);
+    await recordAudit(app, {
+      companyUuid: user.company_uuid,
+      actor: { uuid: user.uuid, email: user.email },
+      action: 'two_factor.enabled',
+      target: user.email,
+      request,
+    });
     return {
       data: {
         status: 'confirmed',
         ...pair,
         user: await loadUser(app.db, user.uuid),
+        recovery_codes: recoveryCodes,
       },
     };
   };
@@ -124,7 +140,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['users'],
       summary: 'Confirm two-factor setup with two consecutive codes',
       description:
-        'code: ["123456", "654321"], "123456654321" or "123456 654321". Answers status "confirmed" and full tokens; the first-step tokens are revoked.',
+        'code: ["123456", "654321"], "123456654321" or "123456 654321". Answers status "confirmed", full tokens and ten recovery codes (shown only here); the first-step tokens are revoked.',
       body: ZTwoFactorVerifyRequestSchema,
       response: { 200: ZTwoFactorVerifyResponseSchema },
     },
