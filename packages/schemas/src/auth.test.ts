@@ -98,10 +98,10 @@ describe('ZTwoFactorTokenRequestSchema', () => {
     }
   });
 
-  it('requires the code and the platform', () => {
+  it('requires the platform and a code (from the authenticator, or a recovery code)', () => {
     expect(fieldErrors(ZTwoFactorTokenRequestSchema, { refresh_token: 'r' })).toEqual({
       platform: MESSAGES.required,
-      code: MESSAGES.required,
+      code: MESSAGES.codeOrRecoveryRequired,
     });
   });
 });

@@ -54,10 +54,21 @@ export const ZTwoFactorTokenRequestSchema = z
     code: ZOtpCodeSchema.optional(),
     recovery_code: ZRecoveryCodeSchema.optional(),
   })
-  .superRefine((value, ctx) => {
-    if ((value.code === undefined) === (value.recovery_code === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['code'], message: MESSAGES.codeOrRecoveryRequired });
-    }
+  // One of the two, said even when another field is wrong too (`when`: zod skips a refinement
+  // of an object with other issues unless told).
+  .refine((value) => (value.code === undefined) !== (value.recovery_code === undefined), {
+    path: ['code'],
+    message: MESSAGES.codeOrRecoveryRequired,
+    when: (payload) => {
+      const input = payload.value as { code?: unknown; recovery_code?: unknown } | undefined;
+      return (
+        typeof input === 'object' &&
+        input !== null &&
+        !payload.issues.some(
+          (issue) => issue.path[0] === 'code' || issue.path[0] === 'recovery_code',
+        )
+      );
+    },
   });
 export type TTwoFactorTokenRequest = z.input<typeof ZTwoFactorTokenRequestSchema>;
 
