@@ -10,6 +10,8 @@ test('log out: back to /login, tokens gone and revoked, Back does not show the d
   appFrame,
   loginPage,
 }) => {
+  // Signing in again waits for an authenticator code no other test has spent (up to a period).
+  test.slow();
   await appFrame.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'Welcome, Chiara!', level: 1 })).toBeVisible();
   const readTokens = () =>
