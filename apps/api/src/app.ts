@@ -14,11 +14,14 @@ import type { TAiSettingsInput } from './ai/settings.ts';
 import type { AuthSettings } from './context.ts';
 import { createDatabase, migrateToLatest } from './db/index.ts';
 import type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
+import { resolveChannelSettings } from './delivery/channel-settings.ts';
+import { hasConnections, MissingSecretsKeyError } from './delivery/connections.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
 import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
 import { rejectNulCharacters } from './lib/nul.ts';
+import { createSecretBox, parseSecretsKey } from './lib/secrets.ts';
 import { openApiTransform } from './lib/openapi.ts';
 import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -29,6 +32,7 @@ import { analyticsRoutes } from './routes/api/analytics/index.ts';
 import { apiTokensRoutes } from './routes/api/api-tokens/index.ts';
 import { authRoutes } from './routes/api/auth/index.ts';
 import { courseWizardRoutes } from './routes/api/course-wizard/index.ts';
+import { channelConnectionsRoutes } from './routes/api/channel-connections/index.ts';
 import { coursesRoutes } from './routes/api/courses/index.ts';
 import { deliveryRoutes } from './routes/api/delivery/index.ts';
 import { healthRoutes } from './routes/api/health/index.ts';
@@ -40,6 +44,7 @@ import { termsRoutes } from './routes/api/terms/index.ts';
 import { importsRoutes } from './routes/api/imports/index.ts';
 import type { ImportsRoutesOptions } from './routes/api/imports/index.ts';
 import { outboxRoutes } from './routes/api/outbox/index.ts';
+import { webhooksRoutes } from './routes/api/webhooks/index.ts';
 import './context.ts';
 
 export type AppOptions = {
@@ -67,6 +72,10 @@ export type AppOptions = {
    * built); `false` serves the API only.
    */
   webDist?: string | false;
+  /** CCP_SECRETS_KEY: the AES-256-GCM key of channel connections' secrets. */
+  secretsKey?: string;
+  /** Chat providers' API URLs (CCP_SLACK_API_URL...); tests point them at fakes. */
+  channels?: Parameters<typeof resolveChannelSettings>[0];
 };
 
 /** Where `npm run build -w @ccp/web` writes the app. */
@@ -158,6 +167,16 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('authSettings', { ...DEFAULT_AUTH_SETTINGS, ...options.auth });
   app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());
+  app.decorate(
+    'secretBox',
+    options.secretsKey ? createSecretBox(parseSecretsKey(options.secretsKey)) : null,
+  );
+  app.decorate('channelSettings', resolveChannelSettings(options.channels));
+  // Connections saved under a key cannot be used without it: refuse to start.
+  if (!app.secretBox && (await hasConnections(handle.db))) {
+    if (ownsDatabase) await handle.close();
+    throw new MissingSecretsKeyError();
+  }
 
   await app.register(errorsPlugin);
   // The web app sets its own CSP when it is served (web issue); the API answers JSON only.
@@ -221,6 +240,8 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   await app.register(deliveryRoutes);
   await app.register(aiRoutes, { settings: options.ai });
   await app.register(analyticsRoutes);
+  await app.register(channelConnectionsRoutes);
+  await app.register(webhooksRoutes);
 
   // Last: the web app's SPA fallback answers only what no API route claims.
   const webDist = options.webDist ?? DEFAULT_WEB_DIST;

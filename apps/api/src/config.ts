@@ -3,6 +3,8 @@ import path from 'node:path';
 import { aiSettingsFromEnv } from './ai/settings.ts';
 import type { TAiSettings } from './ai/settings.ts';
 import { databaseConfigFromEnv } from './db/index.ts';
+import { channelSettingsFromEnv } from './delivery/channel-settings.ts';
+import type { ChannelSettings } from './delivery/channel-settings.ts';
 import type { DatabaseConfig } from './db/index.ts';
 
 export type ServerConfig = {
@@ -21,6 +23,10 @@ export type ServerConfig = {
   jobLeaseSeconds: number;
   /** OPENAI_* settings of the AI transformer and translator. */
   ai: TAiSettings;
+  /** CCP_SECRETS_KEY: seals channel connections' secrets (AES-256-GCM). */
+  secretsKey: string | undefined;
+  /** CCP_SLACK_API_URL...: the chat providers' API URLs. */
+  channels: ChannelSettings;
 };
 
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
@@ -50,5 +56,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || undefined },
     jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
     ai: aiSettingsFromEnv(env),
+    secretsKey: env.CCP_SECRETS_KEY || undefined,
+    channels: channelSettingsFromEnv(env),
   };
 };

@@ -1,3 +1,5 @@
+import type { ChannelSettings } from './delivery/channel-settings.ts';
+import type { SecretBox } from './lib/secrets.ts';
 import type { TApiTokenScope } from '@ccp/schemas';
 
 import type { Clock } from './lib/clock.ts';
@@ -41,6 +43,10 @@ declare module 'fastify' {
     authSettings: AuthSettings;
     /** Milliseconds an upload may go without a byte from the client before it answers 408. */
     uploadIdleTimeoutMs: number;
+    /** Seals channel connections' secrets (CCP_SECRETS_KEY); null when no key is set. */
+    secretBox: SecretBox | null;
+    /** Where each chat provider's API lives (fakes in tests). */
+    channelSettings: ChannelSettings;
   }
   interface FastifyRequest {
     /** Set by the auth hook; routes with `config.auth: false` have none. */

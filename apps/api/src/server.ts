@@ -16,6 +16,8 @@ const main = async () => {
     trustProxy: config.trustProxy,
     mail: config.mail,
     ai: config.ai,
+    secretsKey: config.secretsKey,
+    channels: config.channels,
   });
 
   if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {

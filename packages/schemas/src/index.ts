@@ -6,6 +6,7 @@ export * from './common.ts';
 export * from './constants.ts';
 export * from './course.ts';
 export * from './course-wizard.ts';
+export * from './channel-connections.ts';
 export * from './delivery.ts';
 export * from './errors.ts';
 export * from './exports.ts';

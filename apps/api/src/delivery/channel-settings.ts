@@ -1,0 +1,39 @@
+// Where each provider's API lives. Every client takes its base URLs from here, which is what lets
+// tests and the bench point it at a local fake (CCP_SLACK_API_URL...). Defaults: the real APIs.
+
+export type ChannelSettings = {
+  slack: {
+    /** Web API base, ending in /api/. */
+    apiUrl: string;
+    /** Where "Add to Slack" sends the administrator (OAuth v2 authorize). */
+    authorizeUrl: string;
+  };
+};
+
+export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
+  slack: {
+    apiUrl: 'https://slack.com/api/',
+    authorizeUrl: 'https://slack.com/oauth/v2/authorize',
+  },
+};
+
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+
+/** The settings of the environment (CCP_SLACK_API_URL, CCP_SLACK_AUTHORIZE_URL). */
+export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings => ({
+  slack: {
+    apiUrl: withSlash(env.CCP_SLACK_API_URL || DEFAULT_CHANNEL_SETTINGS.slack.apiUrl),
+    authorizeUrl: env.CCP_SLACK_AUTHORIZE_URL || DEFAULT_CHANNEL_SETTINGS.slack.authorizeUrl,
+  },
+});
+
+/** Partial settings (tests name only the fakes they run) over the defaults. */
+export const resolveChannelSettings = (
+  partial: { [K in keyof ChannelSettings]?: Partial<ChannelSettings[K]> } = {},
+): ChannelSettings => ({
+  slack: {
+    ...DEFAULT_CHANNEL_SETTINGS.slack,
+    ...partial.slack,
+    apiUrl: withSlash(partial.slack?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.slack.apiUrl),
+  },
+});

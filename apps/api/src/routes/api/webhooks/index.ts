@@ -1,0 +1,77 @@
+import { MESSAGES } from '@ccp/schemas';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+
+import {
+  parseSlackInteraction,
+  verifySlackRequest,
+} from '../../../delivery/channels/slack/inbound.ts';
+import { findConnectionByKey } from '../../../delivery/connections.ts';
+import { applyInbound } from '../../../delivery/inbound.ts';
+import { AppError } from '../../../lib/app-error.ts';
+
+// The providers' webhooks: bodies read raw (signatures are over the exact bytes), each verified
+// the way its provider signs before anything is read from it; an unsigned, wrongly signed or
+// stale request answers 401 and changes nothing.
+
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+const unsigned = () => new AppError('UNAUTHENTICATED', MESSAGES.webhookSignatureInvalid);
+
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+export const webhooksRoutes: FastifyPluginAsync = async (app) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, body);
+    },
+  );
+
+  // Slack interactivity (Request URL of the app's Interactivity & Shortcuts).
+  app.post(
+    '/api/v1/webhooks/slack',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Slack interactivity: a learner tapped an answer (signed by Slack, v0)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const interaction = parseSlackInteraction(raw);
+      const connection = interaction
+        ? await findConnectionByKey(app, 'slack', interaction.teamId)
+        : null;
+      const secret = connection?.secrets.signing_secret;
+      const verified =
+        interaction &&
+        secret &&
+        verifySlackRequest(
+          secret,
+          {
+            signature: header(request, 'x-slack-signature'),
+            timestamp: header(request, 'x-slack-request-timestamp'),
+          },
+          raw,
+          app.clock.now().getTime(),
+        );
+      if (!verified || !connection || !interaction) throw unsigned();
+      // Not one of our buttons (a link's click): acknowledged, nothing to record.
+      if (!interaction.action) return reply.code(200).send();
+      const status = await applyInbound(app, {
+        channel: 'slack',
+        companyUuid: connection.companyUuid,
+        providerUserId: interaction.userId,
+        providerMessageId: interaction.eventId,
+        action: interaction.action,
+      });
+      return reply.code(200).send({ status });
+    },
+  );
+};
