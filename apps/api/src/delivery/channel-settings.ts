@@ -8,6 +8,12 @@ export type ChannelSettings = {
     /** Where "Add to Slack" sends the administrator (OAuth v2 authorize). */
     authorizeUrl: string;
   };
+  webex: {
+    /** REST base, without /v1. */
+    apiUrl: string;
+    /** This server's public URL, where Webex posts card submits (CCP_PUBLIC_URL); unset: no webhook is registered. */
+    publicUrl: string | null;
+  };
 };
 
 export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
@@ -15,15 +21,21 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
     apiUrl: 'https://slack.com/api/',
     authorizeUrl: 'https://slack.com/oauth/v2/authorize',
   },
+  webex: { apiUrl: 'https://webexapis.com', publicUrl: null },
 };
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+const withoutSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** The settings of the environment (CCP_SLACK_API_URL, CCP_SLACK_AUTHORIZE_URL). */
 export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings => ({
   slack: {
     apiUrl: withSlash(env.CCP_SLACK_API_URL || DEFAULT_CHANNEL_SETTINGS.slack.apiUrl),
     authorizeUrl: env.CCP_SLACK_AUTHORIZE_URL || DEFAULT_CHANNEL_SETTINGS.slack.authorizeUrl,
+  },
+  webex: {
+    apiUrl: withoutSlash(env.CCP_WEBEX_API_URL || DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
+    publicUrl: env.CCP_PUBLIC_URL || null,
   },
 });
 
@@ -35,5 +47,10 @@ export const resolveChannelSettings = (
     ...DEFAULT_CHANNEL_SETTINGS.slack,
     ...partial.slack,
     apiUrl: withSlash(partial.slack?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.slack.apiUrl),
+  },
+  webex: {
+    ...DEFAULT_CHANNEL_SETTINGS.webex,
+    ...partial.webex,
+    apiUrl: withoutSlash(partial.webex?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
   },
 });

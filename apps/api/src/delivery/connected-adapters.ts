@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import type { ChannelSettings } from './channel-settings.ts';
 import { createSlackConnector } from './channels/slack/client.ts';
+import { createWebexConnector } from './channels/webex/client.ts';
 import { createOutboxAdapters, createRateLimiter, recordInOutbox } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
 import { ChannelSendError, errorText } from './connector.ts';
@@ -31,6 +32,7 @@ export const createConnectors = (
   settings: ChannelSettings,
 ): Partial<Record<TChannelKey, Connector>> => ({
   slack: createSlackConnector(settings.slack),
+  webex: createWebexConnector(settings.webex),
 });
 
 // Connections are read again after this long, so a new token or a disconnect takes effect.

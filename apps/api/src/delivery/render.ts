@@ -1,6 +1,7 @@
 import type { TChannelKey } from '@ccp/schemas';
 
 import { renderSlack } from './channels/slack/render.ts';
+import { renderWebex } from './channels/webex/render.ts';
 import {
   CHAT_HTML,
   MARKDOWN,
@@ -180,39 +181,6 @@ const renderWhatsApp = (message: ChannelMessage): RenderedPayload => {
     to: message.recipient.address,
     type: 'template',
     template: { name, language: { code: message.language }, components },
-  };
-};
-
-// --- Webex: POST /v1/messages with markdown ----------------------------------------------------
-
-const renderWebex = (message: ChannelMessage): RenderedPayload => {
-  const texts = learnerTexts(message.language);
-  const { lesson } = message;
-  const lines: string[] = [];
-  if (message.kind === 'invitation') {
-    lines.push(`**${texts.invitationTitle(message.courseName)}**`);
-    lines.push(texts.invitationText(message.recipient.firstName, message.courseName));
-    lines.push(`1. ${texts.join}`, `2. ${texts.decline}`, '', texts.numberedAnswer);
-  } else if (message.kind === 'reminder') {
-    lines.push(
-      `**${texts.reminderTitle}**`,
-      texts.reminderText(message.courseName, lesson?.title ?? ''),
-    );
-  } else if (lesson) {
-    lines.push(`## ${lesson.title}`, `_${subtitleOf(message, texts)}_`, '', lesson.topic_intro, '');
-    lines.push(formatHtml(lesson.topic_content, MARKDOWN));
-    if (lesson.media) lines.push('', `[${texts.media}](${lesson.media.url})`);
-    if (lesson.assessment) {
-      lines.push('', '---', `**${texts.question}:** ${lesson.assessment.question}`);
-      const choices = choicesOf(lesson);
-      choices.forEach((answer, index) => lines.push(`${index + 1}. ${answer.text}`));
-      lines.push('', choices.length > 0 ? texts.numberedAnswer : texts.openAnswer);
-    }
-  }
-  return {
-    toPersonEmail: message.recipient.address,
-    markdown: lines.join('\n'),
-    text: summaryOf(message),
   };
 };
 

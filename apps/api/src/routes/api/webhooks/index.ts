@@ -6,7 +6,12 @@ import {
   verifySlackRequest,
 } from '../../../delivery/channels/slack/inbound.ts';
 import { findConnectionByKey } from '../../../delivery/connections.ts';
-import { applyInbound } from '../../../delivery/inbound.ts';
+import { fetchAttachmentAction } from '../../../delivery/channels/webex/client.ts';
+import {
+  parseWebexNotification,
+  verifyWebexRequest,
+} from '../../../delivery/channels/webex/inbound.ts';
+import { applyInbound, parseAction } from '../../../delivery/inbound.ts';
 import { AppError } from '../../../lib/app-error.ts';
 
 // The providers' webhooks: bodies read raw (signatures are over the exact bytes), each verified
@@ -70,6 +75,53 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
         providerUserId: interaction.userId,
         providerMessageId: interaction.eventId,
         action: interaction.action,
+      });
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // Webex: the `attachmentActions` webhook the connection test registered with its secret.
+  app.post(
+    '/api/v1/webhooks/webex',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Webex card submit (signed with the webhook secret, X-Spark-Signature)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const notification = parseWebexNotification(raw);
+      const connection = notification
+        ? await findConnectionByKey(app, 'webex', notification.createdBy)
+        : null;
+      const secret = connection?.secrets.webhook_secret;
+      if (
+        !notification ||
+        !connection ||
+        !secret ||
+        !verifyWebexRequest(secret, header(request, 'x-spark-signature'), raw)
+      ) {
+        throw unsigned();
+      }
+      if (notification.resource !== 'attachmentActions' || notification.event !== 'created') {
+        return reply.code(200).send();
+      }
+      // The notification names the submit; its inputs are fetched from Webex with the bot's token.
+      const submitted = await fetchAttachmentAction(
+        app.channelSettings.webex,
+        connection,
+        notification.actionId,
+      );
+      const action = parseAction(submitted.inputs);
+      if (!action) return reply.code(200).send();
+      const status = await applyInbound(app, {
+        channel: 'webex',
+        companyUuid: connection.companyUuid,
+        providerUserId: submitted.personId,
+        providerMessageId: submitted.id,
+        action,
       });
       return reply.code(200).send({ status });
     },
