@@ -53,6 +53,7 @@ export const ROUTES = {
   insights: '/insights',
   exports: '/exports',
   apiTokens: '/account/tokens',
+  channels: '/channels',
 } as const;
 
 /** The wizard on an existing course (a draft resumes where it stands). */

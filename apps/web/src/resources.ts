@@ -47,6 +47,7 @@ const learnersListsCreate = () => import('./pages/learners-lists/create.tsx');
 const analyticsList = () => import('./pages/analytics/list.tsx');
 const exportsShow = () => import('./pages/exports/show.tsx');
 const apiTokensList = () => import('./pages/api-tokens/list.tsx');
+const channelConnectionsList = () => import('./pages/channel-connections/list.tsx');
 
 export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
   {
@@ -103,6 +104,17 @@ export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
     // Personal API tokens for CI; reached from the top bar's account area (not the menu).
     name: 'api-tokens',
     pages: { list: { path: ROUTES.apiTokens, load: apiTokensList, component: 'ApiTokenList' } },
+  },
+  {
+    // The company's chat providers (issue 16); reached from the top bar's account area.
+    name: 'channel-connections',
+    pages: {
+      list: {
+        path: ROUTES.channels,
+        load: channelConnectionsList,
+        component: 'ChannelConnectionList',
+      },
+    },
   },
 ];
 

@@ -90,6 +90,10 @@ export const ZChannelConnectionSchema = z.object({
   /** Which secrets are stored (administrators only). */
   secrets_set: z.array(z.string()),
   last_error: z.string().nullable(),
+  /** True for administrators: they may connect, test and disconnect. */
+  editable: z.boolean(),
+  /** False while this server has no connector for the provider (lessons are only recorded). */
+  available: z.boolean(),
   last_tested_at: z.string().nullable(),
   updated_at: z.string().nullable(),
 });

@@ -162,6 +162,7 @@ export const MESSAGES = {
   connectionFieldRequired: 'This field is required to connect.',
   connectionsAdminOnly: 'Only an administrator can connect channels.',
   connectionNotFound: 'This channel is not connected.',
+  connectionNotAvailable: 'This server cannot send through this provider yet.',
   secretsKeyMissing:
     'The server has no key to store secrets (CCP_SECRETS_KEY): ask whoever runs it to set one.',
   webhookSignatureInvalid:

@@ -25,4 +25,11 @@ for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'SMTP_URL', 'OPENAI_API_K
   delete process.env[name];
 }
 
+// Chat providers: a fake Slack on 127.0.0.1 (the real protocol, tests/fakes), and a fixed key
+// for the channel connections' secrets, so the Channels page connects for real.
+const { startFakeSlack } = await import('../../../apps/api/test/fakes/slack.ts');
+const slack = await startFakeSlack();
+process.env.CCP_SLACK_API_URL = slack.apiUrl;
+process.env.CCP_SECRETS_KEY ??= Buffer.alloc(32, 7).toString('base64');
+
 await import('../../../apps/api/src/server.ts');

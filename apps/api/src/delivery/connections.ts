@@ -185,7 +185,7 @@ export const deleteConnection = async (
 export const listConnections = async (
   deps: ConnectionDeps,
   companyUuid: string,
-  { full }: { full: boolean },
+  { full, available }: { full: boolean; available: readonly TChannelKey[] },
 ): Promise<TChannelConnection[]> => {
   const rows = await deps.db
     .selectFrom('channel_connections')
@@ -201,6 +201,8 @@ export const listConnections = async (
         provider_ids: {},
         secrets_set: [],
         last_error: null,
+        editable: full && available.includes(channel),
+        available: available.includes(channel),
         last_tested_at: null,
         updated_at: null,
       };
@@ -212,6 +214,8 @@ export const listConnections = async (
       provider_ids: full ? parseIds(row.provider_ids) : {},
       secrets_set: Object.keys(secrets).filter((key) => secrets[key] !== ''),
       last_error: full ? row.last_error : null,
+      editable: full && available.includes(channel),
+      available: available.includes(channel),
       last_tested_at: row.last_tested_at,
       updated_at: row.updated_at,
     };

@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   BarChartOutlined,
   HomeOutlined,
   KeyOutlined,
@@ -63,7 +64,19 @@ export const TopBar = () => {
         <div className="top-bar-end">
           <ClassroomSwitch />
           <LanguageSwitch />
-          <Link to={ROUTES.apiTokens} className="top-nav-item" title={t('layout.nav.apiTokens')}>
+          <Link
+            to={ROUTES.channels}
+            className="top-nav-item top-nav-account"
+            title={t('layout.nav.channels')}
+          >
+            <ApiOutlined aria-hidden />
+            <span className="top-nav-text">{t('layout.nav.channels')}</span>
+          </Link>
+          <Link
+            to={ROUTES.apiTokens}
+            className="top-nav-item top-nav-account"
+            title={t('layout.nav.apiTokens')}
+          >
             <KeyOutlined aria-hidden />
             <span className="top-nav-text">{t('layout.nav.apiTokens')}</span>
           </Link>

@@ -46,6 +46,10 @@ const needsKey = (app: FastifyInstance) => {
   if (!app.secretBox) throw new AppError('CONFLICT', MESSAGES.secretsKeyMissing);
 };
 
+/** The channels this server has a connector for. */
+const availableOf = (app: FastifyInstance) =>
+  Object.keys(createConnectors(app.channelSettings)) as TChannelKey[];
+
 /** Runs the provider's connection test and records its outcome. */
 const testConnection = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
   const connection = await loadConnection(app, companyUuid, channel);
@@ -61,7 +65,7 @@ const testConnection = async (app: FastifyInstance, companyUuid: string, channel
 };
 
 const connectionOf = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
-  const all = await listConnections(app, companyUuid, { full: true });
+  const all = await listConnections(app, companyUuid, { full: true, available: availableOf(app) });
   return all.find((item) => item.channel === channel)!;
 };
 
@@ -79,7 +83,12 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user } = authOf(request);
-      return { data: await listConnections(app, user.company_uuid, { full: user.is_admin === 1 }) };
+      return {
+        data: await listConnections(app, user.company_uuid, {
+          full: user.is_admin === 1,
+          available: availableOf(app),
+        }),
+      };
     },
   );
 
@@ -100,6 +109,9 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = adminOf(request);
       needsKey(app);
       const { channel } = request.params;
+      if (!availableOf(app).includes(channel)) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.connectionNotAvailable);
+      }
       const stored = await loadConnection(app, user.company_uuid, channel);
       const storedSecrets = Object.keys(stored?.secrets ?? {}).filter(
         (key) => stored?.secrets[key],
