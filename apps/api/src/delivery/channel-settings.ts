@@ -14,6 +14,10 @@ export type ChannelSettings = {
     /** This server's public URL, where Webex posts card submits (CCP_PUBLIC_URL); unset: no webhook is registered. */
     publicUrl: string | null;
   };
+  whatsapp: {
+    /** Graph API base with its version, e.g. https://graph.facebook.com/v21.0 (CCP_WHATSAPP_API_URL). */
+    apiUrl: string;
+  };
 };
 
 export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
@@ -22,6 +26,7 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
     authorizeUrl: 'https://slack.com/oauth/v2/authorize',
   },
   webex: { apiUrl: 'https://webexapis.com', publicUrl: null },
+  whatsapp: { apiUrl: 'https://graph.facebook.com/v21.0' },
 };
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
@@ -36,6 +41,9 @@ export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings 
   webex: {
     apiUrl: withoutSlash(env.CCP_WEBEX_API_URL || DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
     publicUrl: env.CCP_PUBLIC_URL || null,
+  },
+  whatsapp: {
+    apiUrl: withoutSlash(env.CCP_WHATSAPP_API_URL || DEFAULT_CHANNEL_SETTINGS.whatsapp.apiUrl),
   },
 });
 
@@ -52,5 +60,8 @@ export const resolveChannelSettings = (
     ...DEFAULT_CHANNEL_SETTINGS.webex,
     ...partial.webex,
     apiUrl: withoutSlash(partial.webex?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
+  },
+  whatsapp: {
+    apiUrl: withoutSlash(partial.whatsapp?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.whatsapp.apiUrl),
   },
 });

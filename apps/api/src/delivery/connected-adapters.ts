@@ -2,11 +2,13 @@ import { CHANNEL_KEYS } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
+import { systemClock } from '../lib/clock.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import type { ChannelSettings } from './channel-settings.ts';
 import { createSlackConnector } from './channels/slack/client.ts';
 import { createWebexConnector } from './channels/webex/client.ts';
+import { createWhatsAppConnector } from './channels/whatsapp/client.ts';
 import { createOutboxAdapters, createRateLimiter, recordInOutbox } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
 import { ChannelSendError, errorText } from './connector.ts';
@@ -30,9 +32,11 @@ export type ConnectorDeps = {
 
 export const createConnectors = (
   settings: ChannelSettings,
+  clock: Clock = systemClock,
 ): Partial<Record<TChannelKey, Connector>> => ({
   slack: createSlackConnector(settings.slack),
   webex: createWebexConnector(settings.webex),
+  whatsapp: createWhatsAppConnector(settings.whatsapp, clock),
 });
 
 // Connections are read again after this long, so a new token or a disconnect takes effect.
@@ -97,7 +101,7 @@ const connectedAdapter = (
       if (!connection) return outbox.send(message);
       const identity = await identityOf(connection, message);
       await limiterOf(connection)();
-      let sent: { providerMessageId: string };
+      let sent: Awaited<ReturnType<Connector['send']>>;
       try {
         sent = await connector.send(connection, identity, message);
       } catch (error) {
@@ -109,9 +113,10 @@ const connectedAdapter = (
         body: {
           provider_message_id: sent.providerMessageId,
           payload: renderPayload(channel, message),
+          ...(sent.pending ? { pending: sent.pending } : {}),
         },
       });
-      return sent;
+      return { providerMessageId: sent.providerMessageId };
     },
   };
 };
@@ -119,7 +124,7 @@ const connectedAdapter = (
 /** Every channel's adapter: its connector where there is one, the outbox otherwise. */
 export const createConnectedAdapters = (deps: ConnectorDeps): ChannelAdapters => {
   const outbox = createOutboxAdapters(deps);
-  const connectors = createConnectors(deps.channelSettings);
+  const connectors = createConnectors(deps.channelSettings, deps.clock);
   return Object.fromEntries(
     CHANNEL_KEYS.map((key) => {
       const connector = connectors[key];

@@ -80,6 +80,20 @@ export const findConnectionByKey = async (
   return row ? toConnection(deps, row) : null;
 };
 
+/** Every live connection of a channel (WhatsApp's verify-token challenge names none). */
+export const connectionsOfChannel = async (
+  deps: ConnectionDeps,
+  channel: TChannelKey,
+): Promise<Connection[]> => {
+  const rows = await deps.db
+    .selectFrom('channel_connections')
+    .selectAll()
+    .where('channel', '=', channel)
+    .where('status', '!=', 'disconnected')
+    .execute();
+  return rows.map((row) => toConnection(deps, row));
+};
+
 /**
  * Creates or updates the company's connection of a channel. Secrets not given keep their
  * stored value (an administrator edits an id without typing the token again).

@@ -1,6 +1,7 @@
 import type { TChannelKey } from '@ccp/schemas';
 
 import type { ChannelMessage } from './render.ts';
+import type { RenderedPayload } from './render-common.ts';
 
 // The contract of a real delivery connector (one per provider, in channels/<channel>/): find
 // the learner on the provider, send a rendered message, and say what a failure means, so the
@@ -58,12 +59,15 @@ export type Connector = {
     connection: Connection,
     learner: { uuid: string; address: string },
   ) => Promise<Identity>;
-  /** Sends one message; answers the provider's message id. */
+  /**
+   * Sends one message; answers the provider's message id and, when only a notice could go
+   * (WhatsApp outside its window), the messages that wait for the learner's reply.
+   */
   send: (
     connection: Connection,
     identity: Identity,
     message: ChannelMessage,
-  ) => Promise<{ providerMessageId: string }>;
+  ) => Promise<{ providerMessageId: string; pending?: RenderedPayload[] }>;
   /** Calls the provider with the connection's credentials; throws when they do not work. */
   test: (connection: Connection) => Promise<ConnectionCheck>;
   classifyError: (error: unknown) => ErrorVerdict;

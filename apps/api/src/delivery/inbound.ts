@@ -118,6 +118,25 @@ const judge = async (
   return { correct: true, ...(action.text !== undefined ? { text: action.text } : {}) };
 };
 
+/** Keeps the provider's message id; false when it was seen before (a retried webhook). */
+export const claimInbound = async (
+  deps: Pick<DeliveryDeps, 'db'>,
+  inbound: Pick<Inbound, 'channel' | 'companyUuid' | 'providerMessageId'>,
+  nowIso: string,
+): Promise<boolean> => {
+  const seen = await deps.db
+    .insertInto('channel_inbound_messages')
+    .values({
+      channel: inbound.channel,
+      provider_message_id: inbound.providerMessageId,
+      company_uuid: inbound.companyUuid,
+      received_at: nowIso,
+    })
+    .onConflict((oc) => oc.columns(['channel', 'provider_message_id']).doNothing())
+    .executeTakeFirst();
+  return Number(seen.numInsertedOrUpdatedRows ?? 0) === 1;
+};
+
 /** Applies a verified inbound action; throws 403 when someone else than the learner acted. */
 export const applyInbound = async (
   deps: DeliveryDeps,
@@ -132,17 +151,7 @@ export const applyInbound = async (
   const target = await targetLearner(deps, inbound);
   if (!actor || !target || actor !== target) throw wrongLearner();
   const nowIso = deps.clock.now().toISOString();
-  const seen = await deps.db
-    .insertInto('channel_inbound_messages')
-    .values({
-      channel: inbound.channel,
-      provider_message_id: inbound.providerMessageId,
-      company_uuid: inbound.companyUuid,
-      received_at: nowIso,
-    })
-    .onConflict((oc) => oc.columns(['channel', 'provider_message_id']).doNothing())
-    .executeTakeFirst();
-  if (Number(seen.numInsertedOrUpdatedRows ?? 0) !== 1) return 'duplicate';
+  if (!(await claimInbound(deps, inbound, nowIso))) return 'duplicate';
   await touchInbound(deps, actor, inbound.channel, nowIso);
   const { action } = inbound;
   const event: TChannelEvent =

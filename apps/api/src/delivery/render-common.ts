@@ -183,6 +183,37 @@ export const CHAT_HTML: TextStyle = {
   escape: escapeHtml,
 };
 
+/**
+ * Text in parts of at most `max` (as `measure` counts: characters, bytes), split at blank lines,
+ * lines, then spaces, never losing a character: how channels with a message limit degrade.
+ */
+export const splitAtBreaks = (
+  text: string,
+  max: number,
+  measure: (part: string) => number = (part) => part.length,
+): string[] => {
+  const parts: string[] = [];
+  let rest = text;
+  while (measure(rest) > max) {
+    let end = rest.length;
+    while (measure(rest.slice(0, end)) > max) end = Math.floor(end * 0.9);
+    const head = rest.slice(0, end);
+    let cut = -1;
+    for (const separator of ['\n\n', '\n', ' ']) {
+      const at = head.lastIndexOf(separator);
+      if (at > end / 2) {
+        cut = at;
+        break;
+      }
+    }
+    if (cut <= 0) cut = end;
+    parts.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest.length > 0) parts.push(rest);
+  return parts;
+};
+
 export const truncate = (text: string, max: number) =>
   [...text].length <= max ? text : `${[...text].slice(0, max - 1).join('')}…`;
 

@@ -4,6 +4,7 @@ import {
   choicesOf,
   enrolmentAction,
   formatHtml,
+  splitAtBreaks,
   learnerTexts,
   subtitleOf,
   summaryOf,
@@ -19,28 +20,8 @@ export const WEBEX_LIMITS = { markdownBytes: 7439, cardVersion: '1.3' } as const
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** Markdown in parts of at most `max` bytes, split at blank lines, lines, then spaces. */
-export const splitMarkdown = (text: string, max: number = WEBEX_LIMITS.markdownBytes): string[] => {
-  const parts: string[] = [];
-  let rest = text;
-  while (bytes(rest) > max) {
-    let end = rest.length;
-    while (bytes(rest.slice(0, end)) > max) end = Math.floor(end * 0.9);
-    const head = rest.slice(0, end);
-    let cut = -1;
-    for (const separator of ['\n\n', '\n', ' ']) {
-      const at = head.lastIndexOf(separator);
-      if (at > end / 2) {
-        cut = at;
-        break;
-      }
-    }
-    if (cut <= 0) cut = end;
-    parts.push(rest.slice(0, cut).trimEnd());
-    rest = rest.slice(cut).trimStart();
-  }
-  if (rest.length > 0) parts.push(rest);
-  return parts;
-};
+export const splitMarkdown = (text: string, max: number = WEBEX_LIMITS.markdownBytes): string[] =>
+  splitAtBreaks(text, max, bytes);
 
 type Card = Record<string, unknown>;
 

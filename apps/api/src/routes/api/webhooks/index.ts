@@ -5,7 +5,12 @@ import {
   parseSlackInteraction,
   verifySlackRequest,
 } from '../../../delivery/channels/slack/inbound.ts';
-import { findConnectionByKey } from '../../../delivery/connections.ts';
+import { connectionsOfChannel, findConnectionByKey } from '../../../delivery/connections.ts';
+import {
+  handleWhatsAppMessage,
+  parseWhatsAppWebhook,
+  verifyWhatsAppRequest,
+} from '../../../delivery/channels/whatsapp/inbound.ts';
 import { fetchAttachmentAction } from '../../../delivery/channels/webex/client.ts';
 import {
   parseWebexNotification,
@@ -123,6 +128,64 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
         providerMessageId: submitted.id,
         action,
       });
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // WhatsApp: the subscription check (GET with hub.verify_token) of the app's webhook settings.
+  app.get(
+    '/api/v1/webhooks/whatsapp',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'WhatsApp webhook verification: answers hub.challenge for the right verify token',
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, string | undefined>;
+      const given = query['hub.verify_token'] ?? '';
+      const connections = await connectionsOfChannel(app, 'whatsapp');
+      const known = connections.some(
+        (connection) => given !== '' && connection.secrets.verify_token === given,
+      );
+      if (query['hub.mode'] !== 'subscribe' || !known) throw unsigned();
+      return reply
+        .code(200)
+        .type('text/plain')
+        .send(query['hub.challenge'] ?? '');
+    },
+  );
+
+  // WhatsApp: learners' messages and taps (signed with the app secret, X-Hub-Signature-256).
+  app.post(
+    '/api/v1/webhooks/whatsapp',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'WhatsApp message: a learner tapped Start or an answer, or typed a number',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const parsed = parseWhatsAppWebhook(raw);
+      const connection = parsed
+        ? await findConnectionByKey(app, 'whatsapp', parsed.phoneNumberId)
+        : null;
+      const secret = connection?.secrets.app_secret;
+      if (
+        !parsed ||
+        !connection ||
+        !secret ||
+        !verifyWhatsAppRequest(secret, header(request, 'x-hub-signature-256'), raw)
+      ) {
+        throw unsigned();
+      }
+      let status: string = 'ignored';
+      for (const message of parsed.messages) {
+        status = await handleWhatsAppMessage(app, connection, message);
+      }
       return reply.code(200).send({ status });
     },
   );
