@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { createWhatsAppConnector } from '../../src/delivery/channels/whatsapp/client.ts';
 import { renderWhatsAppSession } from '../../src/delivery/channels/whatsapp/render.ts';
+import { createManualClock } from '../../src/lib/clock.ts';
 import type { ChannelMessage } from '../../src/delivery/render.ts';
 import { buildTestApp, call } from '../helper.ts';
 import {
@@ -158,6 +160,56 @@ describe('WhatsApp delivery', async () => {
     expect(later.some((message) => message.type === 'template')).toBe(false);
     expect(later.filter((message) => message.type === 'interactive')).toHaveLength(2);
     expect(fake.refused).toEqual([]);
+  });
+});
+
+describe('WhatsApp window closed', async () => {
+  const fake = await startFakeWhatsApp();
+  afterAll(() => fake.close());
+
+  it('a lesson the provider refuses as outside the window is classified window_closed, not retried', async () => {
+    const clock = createManualClock('2026-11-23T08:30:00.000Z');
+    const connector = createWhatsAppConnector({ apiUrl: fake.apiUrl }, clock);
+    const connection = {
+      uuid: 'u',
+      companyUuid: 'c',
+      channel: 'whatsapp' as const,
+      status: 'connected',
+      providerIds: { phone_number_id: fake.phoneNumberId, template_name: fake.templateName },
+      secrets: { access_token: fake.token },
+    };
+    // Our record says the learner wrote an hour ago, but WhatsApp never saw them write.
+    const identity = {
+      providerUserId: '393330000000',
+      conversationId: null,
+      lastInboundAt: '2026-11-23T07:30:00.000Z',
+    };
+    const lesson = {
+      kind: 'lesson' as const,
+      channel: 'whatsapp' as const,
+      companyUuid: 'c',
+      courseUuid: 'k',
+      courseName: 'Course',
+      deliveryUuid: '00000000-0000-4000-8000-000000000002',
+      language: 'en' as const,
+      recipient: { learnerUuid: 'l', firstName: 'A', lastName: 'B', address: '+393330000000' },
+      totalDays: 1,
+      lesson: null,
+    };
+    const error = await connector
+      .send(connection, identity, {
+        ...lesson,
+        kind: 'reminder',
+      })
+      .then(() => null)
+      .catch((caught: unknown) => caught);
+    expect(connector.classifyError(error)).toMatchObject({ kind: 'window_closed', code: '131047' });
+    expect(fake.messages).toEqual([]);
+    // A day later the window is closed by our own record too: only the template goes.
+    clock.set('2026-11-24T08:30:00.000Z');
+    await connector.send(connection, identity, { ...lesson, kind: 'reminder' });
+    expect(fake.messages.map((message) => message.type)).toEqual(['template']);
+    expect(fake.refused).toHaveLength(1);
   });
 });
 
