@@ -14,6 +14,12 @@ export type ChannelSettings = {
     /** This server's public URL, where Webex posts card submits (CCP_PUBLIC_URL); unset: no webhook is registered. */
     publicUrl: string | null;
   };
+  teams: {
+    /** Bot Framework token endpoint (CCP_TEAMS_TOKEN_URL). */
+    tokenUrl: string;
+    /** The Bot Connector's OpenID metadata, naming the keys inbound tokens are signed with (CCP_TEAMS_OPENID_URL). */
+    openIdMetadataUrl: string;
+  };
   whatsapp: {
     /** Graph API base with its version, e.g. https://graph.facebook.com/v21.0 (CCP_WHATSAPP_API_URL). */
     apiUrl: string;
@@ -27,6 +33,10 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
   },
   webex: { apiUrl: 'https://webexapis.com', publicUrl: null },
   whatsapp: { apiUrl: 'https://graph.facebook.com/v21.0' },
+  teams: {
+    tokenUrl: 'https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token',
+    openIdMetadataUrl: 'https://login.botframework.com/v1/.well-known/openidconfiguration',
+  },
 };
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
@@ -41,6 +51,10 @@ export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings 
   webex: {
     apiUrl: withoutSlash(env.CCP_WEBEX_API_URL || DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
     publicUrl: env.CCP_PUBLIC_URL || null,
+  },
+  teams: {
+    tokenUrl: env.CCP_TEAMS_TOKEN_URL || DEFAULT_CHANNEL_SETTINGS.teams.tokenUrl,
+    openIdMetadataUrl: env.CCP_TEAMS_OPENID_URL || DEFAULT_CHANNEL_SETTINGS.teams.openIdMetadataUrl,
   },
   whatsapp: {
     apiUrl: withoutSlash(env.CCP_WHATSAPP_API_URL || DEFAULT_CHANNEL_SETTINGS.whatsapp.apiUrl),
@@ -61,6 +75,7 @@ export const resolveChannelSettings = (
     ...partial.webex,
     apiUrl: withoutSlash(partial.webex?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
   },
+  teams: { ...DEFAULT_CHANNEL_SETTINGS.teams, ...partial.teams },
   whatsapp: {
     apiUrl: withoutSlash(partial.whatsapp?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.whatsapp.apiUrl),
   },

@@ -16,6 +16,13 @@ import {
   parseWebexNotification,
   verifyWebexRequest,
 } from '../../../delivery/channels/webex/inbound.ts';
+import { createTokenSource } from '../../../delivery/channels/teams/client.ts';
+import {
+  audienceOf,
+  handleTeamsActivity,
+  parseTeamsActivity,
+  verifyTeamsRequest,
+} from '../../../delivery/channels/teams/inbound.ts';
 import { applyInbound, parseAction } from '../../../delivery/inbound.ts';
 import { AppError } from '../../../lib/app-error.ts';
 
@@ -186,6 +193,43 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
       for (const message of parsed.messages) {
         status = await handleWhatsAppMessage(app, connection, message);
       }
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // Teams: the Bot Connector posts activities with an RS256 bearer token.
+  const teamsToken = createTokenSource(app.channelSettings.teams);
+  app.post(
+    '/api/v1/webhooks/teams',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Teams activity: the app installed, or a card submitted (Bot Framework JWT)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const activity = parseTeamsActivity(raw);
+      const authorization = header(request, 'authorization');
+      const appId = audienceOf(authorization);
+      const connection =
+        activity && appId ? await findConnectionByKey(app, 'ms-teams', appId) : null;
+      if (
+        !activity ||
+        !appId ||
+        !connection ||
+        !(await verifyTeamsRequest(
+          app.channelSettings.teams,
+          appId,
+          authorization,
+          activity,
+          app.clock.now(),
+        ))
+      ) {
+        throw unsigned();
+      }
+      const status = await handleTeamsActivity(app, teamsToken, connection, activity);
       return reply.code(200).send({ status });
     },
   );
