@@ -20,6 +20,14 @@ export type ChannelSettings = {
     /** The Bot Connector's OpenID metadata, naming the keys inbound tokens are signed with (CCP_TEAMS_OPENID_URL). */
     openIdMetadataUrl: string;
   };
+  googleChat: {
+    /** Chat REST base, without /v1 (CCP_GOOGLE_CHAT_API_URL). */
+    apiUrl: string;
+    /** OAuth token endpoint for the service account's assertion (CCP_GOOGLE_TOKEN_URL). */
+    tokenUrl: string;
+    /** The keys Chat signs its bearer tokens with (CCP_GOOGLE_CHAT_JWKS_URL). */
+    jwksUrl: string;
+  };
   whatsapp: {
     /** Graph API base with its version, e.g. https://graph.facebook.com/v21.0 (CCP_WHATSAPP_API_URL). */
     apiUrl: string;
@@ -33,6 +41,11 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
   },
   webex: { apiUrl: 'https://webexapis.com', publicUrl: null },
   whatsapp: { apiUrl: 'https://graph.facebook.com/v21.0' },
+  googleChat: {
+    apiUrl: 'https://chat.googleapis.com',
+    tokenUrl: 'https://oauth2.googleapis.com/token',
+    jwksUrl: 'https://www.googleapis.com/service_accounts/v1/jwk/chat@system.gserviceaccount.com',
+  },
   teams: {
     tokenUrl: 'https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token',
     openIdMetadataUrl: 'https://login.botframework.com/v1/.well-known/openidconfiguration',
@@ -51,6 +64,11 @@ export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings 
   webex: {
     apiUrl: withoutSlash(env.CCP_WEBEX_API_URL || DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
     publicUrl: env.CCP_PUBLIC_URL || null,
+  },
+  googleChat: {
+    apiUrl: withoutSlash(env.CCP_GOOGLE_CHAT_API_URL || DEFAULT_CHANNEL_SETTINGS.googleChat.apiUrl),
+    tokenUrl: env.CCP_GOOGLE_TOKEN_URL || DEFAULT_CHANNEL_SETTINGS.googleChat.tokenUrl,
+    jwksUrl: env.CCP_GOOGLE_CHAT_JWKS_URL || DEFAULT_CHANNEL_SETTINGS.googleChat.jwksUrl,
   },
   teams: {
     tokenUrl: env.CCP_TEAMS_TOKEN_URL || DEFAULT_CHANNEL_SETTINGS.teams.tokenUrl,
@@ -76,6 +94,11 @@ export const resolveChannelSettings = (
     apiUrl: withoutSlash(partial.webex?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
   },
   teams: { ...DEFAULT_CHANNEL_SETTINGS.teams, ...partial.teams },
+  googleChat: {
+    ...DEFAULT_CHANNEL_SETTINGS.googleChat,
+    ...partial.googleChat,
+    apiUrl: withoutSlash(partial.googleChat?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.googleChat.apiUrl),
+  },
   whatsapp: {
     apiUrl: withoutSlash(partial.whatsapp?.apiUrl ?? DEFAULT_CHANNEL_SETTINGS.whatsapp.apiUrl),
   },

@@ -7,6 +7,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import type { ChannelSettings } from './channel-settings.ts';
 import { createSlackConnector } from './channels/slack/client.ts';
+import { createGoogleChatConnector } from './channels/google-chat/client.ts';
 import { createTeamsConnector } from './channels/teams/client.ts';
 import { createWebexConnector } from './channels/webex/client.ts';
 import { createWhatsAppConnector } from './channels/whatsapp/client.ts';
@@ -39,6 +40,7 @@ export const createConnectors = (
   webex: createWebexConnector(settings.webex),
   whatsapp: createWhatsAppConnector(settings.whatsapp, clock),
   'ms-teams': createTeamsConnector(settings.teams),
+  'google-chat': createGoogleChatConnector(settings.googleChat),
 });
 
 // Connections are read again after this long, so a new token or a disconnect takes effect.

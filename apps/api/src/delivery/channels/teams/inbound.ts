@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection } from '../../connector.ts';
@@ -47,18 +47,6 @@ export const parseTeamsActivity = (rawBody: string): TeamsActivity | null => {
     if (!data.type || !data.id || !data.serviceUrl || !data.from?.id || !data.conversation?.id)
       return null;
     return data as TeamsActivity;
-  } catch {
-    return null;
-  }
-};
-
-/** The app id a bearer token is for (read before verification, to find the connection). */
-export const audienceOf = (authorization: string | undefined): string | null => {
-  const token = authorization?.match(/^Bearer (.+)$/)?.[1];
-  if (!token) return null;
-  try {
-    const { aud } = decodeJwt(token);
-    return typeof aud === 'string' ? aud : null;
   } catch {
     return null;
   }

@@ -16,9 +16,14 @@ import {
   parseWebexNotification,
   verifyWebexRequest,
 } from '../../../delivery/channels/webex/inbound.ts';
-import { createTokenSource } from '../../../delivery/channels/teams/client.ts';
 import {
-  audienceOf,
+  handleChatEvent,
+  parseChatEvent,
+  verifyChatRequest,
+} from '../../../delivery/channels/google-chat/inbound.ts';
+import { createTokenSource } from '../../../delivery/channels/teams/client.ts';
+import { audienceOf } from '../../../delivery/channels/jwt.ts';
+import {
   handleTeamsActivity,
   parseTeamsActivity,
   verifyTeamsRequest,
@@ -230,6 +235,41 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
         throw unsigned();
       }
       const status = await handleTeamsActivity(app, teamsToken, connection, activity);
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // Google Chat: interaction events with Chat's bearer JWT for the project number.
+  app.post(
+    '/api/v1/webhooks/google-chat',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Google Chat card click (bearer JWT from chat@system.gserviceaccount.com)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const event = parseChatEvent(raw);
+      const projectNumber = audienceOf(header(request, 'authorization')) ?? '';
+      const connection =
+        event && projectNumber
+          ? await findConnectionByKey(app, 'google-chat', projectNumber)
+          : null;
+      if (
+        !event ||
+        !connection ||
+        !(await verifyChatRequest(
+          app.channelSettings.googleChat,
+          projectNumber,
+          header(request, 'authorization'),
+          app.clock.now(),
+        ))
+      ) {
+        throw unsigned();
+      }
+      const status = await handleChatEvent(app, connection, event);
       return reply.code(200).send({ status });
     },
   );
