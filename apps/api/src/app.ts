@@ -14,12 +14,15 @@ import type { TAiSettingsInput } from './ai/settings.ts';
 import type { AuthSettings } from './context.ts';
 import { createDatabase, migrateToLatest } from './db/index.ts';
 import type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
+import { resolveChannelSettings } from './delivery/channel-settings.ts';
+import { hasConnections, MissingSecretsKeyError } from './delivery/connections.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
 import { rejectNulCharacters } from './lib/nul.ts';
+import { createSecretBox, parseSecretsKey } from './lib/secrets.ts';
 import { openApiTransform } from './lib/openapi.ts';
 import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -33,6 +36,7 @@ import { accountRoutes } from './routes/api/account/index.ts';
 import { apiTokensRoutes } from './routes/api/api-tokens/index.ts';
 import { authRoutes } from './routes/api/auth/index.ts';
 import { courseWizardRoutes } from './routes/api/course-wizard/index.ts';
+import { channelConnectionsRoutes } from './routes/api/channel-connections/index.ts';
 import { coursesRoutes } from './routes/api/courses/index.ts';
 import { deliveryRoutes } from './routes/api/delivery/index.ts';
 import { healthRoutes } from './routes/api/health/index.ts';
@@ -45,6 +49,7 @@ import { termsRoutes } from './routes/api/terms/index.ts';
 import { importsRoutes } from './routes/api/imports/index.ts';
 import type { ImportsRoutesOptions } from './routes/api/imports/index.ts';
 import { outboxRoutes } from './routes/api/outbox/index.ts';
+import { webhooksRoutes } from './routes/api/webhooks/index.ts';
 import './context.ts';
 
 export type AppOptions = {
@@ -79,6 +84,10 @@ export type AppOptions = {
    * request's Host header, which a client chooses (a reset link pointing elsewhere).
    */
   publicUrl?: string;
+  /** CCP_SECRETS_KEY: the AES-256-GCM key of channel connections' secrets. */
+  secretsKey?: string;
+  /** Chat providers' API URLs (CCP_SLACK_API_URL...); tests point them at fakes. */
+  channels?: Parameters<typeof resolveChannelSettings>[0];
 };
 
 /** The public address when CCP_PUBLIC_URL is not set. */
@@ -175,6 +184,16 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
   app.decorate('metrics', createMetrics());
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());
+  app.decorate(
+    'secretBox',
+    options.secretsKey ? createSecretBox(parseSecretsKey(options.secretsKey)) : null,
+  );
+  app.decorate('channelSettings', resolveChannelSettings(options.channels));
+  // Connections saved under a key cannot be used without it: refuse to start.
+  if (!app.secretBox && (await hasConnections(handle.db))) {
+    if (ownsDatabase) await handle.close();
+    throw new MissingSecretsKeyError();
+  }
 
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, options.metrics ?? {});
@@ -241,6 +260,8 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   await app.register(deliveryRoutes);
   await app.register(aiRoutes, { settings: options.ai });
   await app.register(analyticsRoutes);
+  await app.register(channelConnectionsRoutes);
+  await app.register(webhooksRoutes);
 
   // Last: the web app's SPA fallback answers only what no API route claims.
   const webDist = options.webDist ?? DEFAULT_WEB_DIST;

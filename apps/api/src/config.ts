@@ -3,6 +3,8 @@ import path from 'node:path';
 import { aiSettingsFromEnv } from './ai/settings.ts';
 import type { TAiSettings } from './ai/settings.ts';
 import { databaseConfigFromEnv } from './db/index.ts';
+import { channelSettingsFromEnv } from './delivery/channel-settings.ts';
+import type { ChannelSettings } from './delivery/channel-settings.ts';
 import type { DatabaseConfig } from './db/index.ts';
 
 export type ServerConfig = {
@@ -30,6 +32,10 @@ export type ServerConfig = {
   metricsToken: string | undefined;
   /** CCP_PUBLIC_URL: the web app's address in e-mail links (default: this server's address). */
   publicUrl: string;
+  /** CCP_SECRETS_KEY: seals channel connections' secrets (AES-256-GCM). */
+  secretsKey: string | undefined;
+  /** CCP_SLACK_API_URL...: the chat providers' API URLs. */
+  channels: ChannelSettings;
 };
 
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
@@ -73,5 +79,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     ai: aiSettingsFromEnv(env),
     metricsToken: env.CCP_METRICS_TOKEN || undefined,
     publicUrl: publicUrlOf(env),
+    secretsKey: env.CCP_SECRETS_KEY || undefined,
+    channels: channelSettingsFromEnv(env),
   };
 };

@@ -1,3 +1,5 @@
+import type { ChannelSettings } from './delivery/channel-settings.ts';
+import type { SecretBox } from './lib/secrets.ts';
 import type { TApiTokenScope } from '@ccp/schemas';
 
 import type { Metrics } from './lib/metrics.ts';
@@ -46,6 +48,10 @@ declare module 'fastify' {
     uploadIdleTimeoutMs: number;
     /** Prometheus counters and histograms of this app (lib/metrics.ts). */
     metrics: Metrics;
+    /** Seals channel connections' secrets (CCP_SECRETS_KEY); null when no key is set. */
+    secretBox: SecretBox | null;
+    /** Where each chat provider's API lives (fakes in tests). */
+    channelSettings: ChannelSettings;
   }
   interface FastifyRequest {
     /** Set by the auth hook; routes with `config.auth: false` have none. */

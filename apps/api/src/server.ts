@@ -26,6 +26,8 @@ const main = async () => {
       loopback: LOOPBACK_HOSTS.has(config.host) && !config.trustProxy,
     },
     publicUrl: config.publicUrl,
+    secretsKey: config.secretsKey,
+    channels: config.channels,
   });
 
   if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {

@@ -59,6 +59,7 @@ export const ROUTES = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   invitation: '/invitation',
+  channels: '/channels',
 } as const;
 
 /** The wizard on an existing course (a draft resumes where it stands). */

@@ -51,6 +51,7 @@ const apiTokensList = () => import('./pages/api-tokens/list.tsx');
 const accountSettings = () => import('./pages/account/settings.tsx');
 const planUsage = () => import('./pages/account/plan.tsx');
 const teamList = () => import('./pages/team/list.tsx');
+const channelConnectionsList = () => import('./pages/channel-connections/list.tsx');
 
 export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
   {
@@ -134,6 +135,17 @@ export const RESOURCE_REGISTRY: readonly TResourceEntry[] = [
     // The team (administrators): creators, invitations within the seats, the audit log.
     name: 'team-members',
     pages: { list: { path: ROUTES.team, load: teamList, component: 'TeamList' } },
+  },
+  {
+    // The company's chat providers (issue 16); reached from the top bar's account area.
+    name: 'channel-connections',
+    pages: {
+      list: {
+        path: ROUTES.channels,
+        load: channelConnectionsList,
+        component: 'ChannelConnectionList',
+      },
+    },
   },
 ];
 

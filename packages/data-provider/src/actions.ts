@@ -11,6 +11,7 @@ import type {
 import type { CustomParams } from '@refinedev/core';
 
 import type { CcpDataProvider } from './data-provider.ts';
+import { channelConnectionActionRequests } from './resources/channel-connections.ts';
 import { courseActionRequests } from './resources/courses.ts';
 import { importActionRequests } from './resources/learners-imports.ts';
 import { learnerActionRequests, learnerFromServer } from './resources/learners.ts';
@@ -32,6 +33,7 @@ export const actionRequests = {
   ...accountActionRequests,
   ...importActionRequests,
   ...teamActionRequests,
+  ...channelConnectionActionRequests,
 };
 
 /**

@@ -65,7 +65,7 @@ export const ZTwoFactorTokenRequestSchema = z
         typeof input === 'object' &&
         input !== null &&
         !payload.issues.some(
-          (issue) => issue.path[0] === 'code' || issue.path[0] === 'recovery_code',
+          (issue) => issue.path?.[0] === 'code' || issue.path?.[0] === 'recovery_code',
         )
       );
     },

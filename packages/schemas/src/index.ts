@@ -9,6 +9,7 @@ export * from './constants.ts';
 export * from './csv-delimiter.ts';
 export * from './course.ts';
 export * from './course-wizard.ts';
+export * from './channel-connections.ts';
 export * from './delivery.ts';
 export * from './errors.ts';
 export * from './exports.ts';

@@ -157,6 +157,20 @@ export const MESSAGES = {
   enrolmentClosed: 'The enrolment for this course is closed.',
   courseNotDelivering: 'The course is not delivering lessons.',
   channelTokensAdminOnly: 'Only an administrator can manage channel tokens.',
+  // Delivery connectors (issue 16).
+  connectionUnknownField: 'This field is not part of the connection.',
+  connectionFieldRequired: 'This field is required to connect.',
+  connectionsAdminOnly: 'Only an administrator can connect channels.',
+  connectionNotFound: 'This channel is not connected.',
+  connectionNotAvailable: 'This server cannot send through this provider yet.',
+  secretsKeyMissing:
+    'The server has no key to store secrets (CCP_SECRETS_KEY): ask whoever runs it to set one.',
+  webhookSignatureInvalid:
+    'The request is not signed by the provider, or its signature is too old.',
+  webhookWrongLearner: 'Only the learner the lesson was sent to can answer it.',
+  slackInstallNeedsClient: 'Enter the Slack app\u2019s client id and client secret first.',
+  slackInstallStateInvalid:
+    'The Slack installation link has expired or was not made here: start again from the Channels page.',
   // Bulk learner import (issue 6); {{name}} marks a value filled in with fillMessage().
   importFileType: 'The file must be a file of type: csv, xlsx.',
   importXlsUnsupported:

@@ -35,5 +35,11 @@ if (process.env.CCP_E2E_FAKE_AI === '1') {
   process.env.OPENAI_API_KEY = FAKE_AI_KEY;
   process.env.OPENAI_BASE_URL = fake.baseUrl;
 }
+// Chat providers: a fake Slack on 127.0.0.1 (the real protocol, tests/fakes), and a fixed key
+// for the channel connections' secrets, so the Channels page connects for real.
+const { startFakeSlack } = await import('../../../apps/api/test/fakes/slack.ts');
+const slack = await startFakeSlack();
+process.env.CCP_SLACK_API_URL = slack.apiUrl;
+process.env.CCP_SECRETS_KEY ??= Buffer.alloc(32, 7).toString('base64');
 
 await import('../../../apps/api/src/server.ts');

@@ -196,6 +196,9 @@ export type Database = {
   invitations: InvitationsTable;
   recovery_codes: RecoveryCodesTable;
   audit_log: AuditLogTable;
+  channel_connections: ChannelConnectionsTable;
+  learner_channel_identities: LearnerChannelIdentitiesTable;
+  channel_inbound_messages: ChannelInboundMessagesTable;
 };
 
 // Accounts and team (issue 17).
@@ -247,6 +250,44 @@ export type AuditLogTable = {
   ip: string | null;
   user_agent: string | null;
   created_at: Timestamp;
+};
+
+// Delivery connectors (issue 16).
+export type ChannelConnectionsTable = {
+  uuid: string;
+  company_uuid: string;
+  channel: string;
+  /** connected | error | disconnected */
+  status: string;
+  /** JSON object of the provider's ids (not secret). */
+  provider_ids: string;
+  /** What an inbound webhook names the connection by (Slack team id...). */
+  provider_key: string | null;
+  /** AES-256-GCM ciphertext of a JSON object (lib/secrets.ts). */
+  secrets: string;
+  last_error: string | null;
+  last_tested_at: Timestamp | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type LearnerChannelIdentitiesTable = {
+  uuid: string;
+  company_uuid: string;
+  learner_uuid: string;
+  channel: string;
+  address: string;
+  provider_user_id: string;
+  conversation_id: string | null;
+  last_inbound_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type ChannelInboundMessagesTable = {
+  channel: string;
+  provider_message_id: string;
+  company_uuid: string;
+  received_at: Timestamp;
 };
 
 // Delivery model (issue 5): enrolments, one row per scheduled lesson send, the event log, the

@@ -4,6 +4,8 @@ import type { TChannelKey } from '@ccp/schemas';
 import type { Db } from '../db/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
+import { ChannelSendError, errorText } from './connector.ts';
+import type { ErrorVerdict } from './connector.ts';
 import { renderPayload, summaryOf } from './render.ts';
 import type { ChannelMessage } from './render.ts';
 
@@ -22,6 +24,8 @@ export type ChannelAdapter = {
   rateLimitPerSecond: number;
   /** Further attempts after a failed first one. */
   maxRetries: number;
+  /** What a failure means (connector.ts); default: retry with backoff. */
+  classifyError?: (error: unknown) => ErrorVerdict;
 };
 
 export type ChannelAdapters = Record<TChannelKey, ChannelAdapter>;
@@ -30,6 +34,36 @@ export type ChannelAdapters = Record<TChannelKey, ChannelAdapter>;
 // provider's limits (Slack about 1 message a second per channel, WhatsApp Cloud API 80/s...).
 const OUTBOX_RATE_PER_SECOND = 200;
 const OUTBOX_MAX_RETRIES = 3;
+
+/** A message as sent in `outbox_messages` (the delivery history); answers its uuid. */
+export const recordInOutbox = async (
+  deps: { db: Db; clock: Clock },
+  channel: TChannelKey,
+  message: ChannelMessage,
+  { recipient, body }: { recipient: string; body: Record<string, unknown> },
+): Promise<string> => {
+  const uuid = newUuid();
+  const now = deps.clock.now().toISOString();
+  await deps.db
+    .insertInto('outbox_messages')
+    .values({
+      uuid,
+      company_uuid: message.companyUuid,
+      delivery_uuid: message.deliveryUuid,
+      kind: message.kind,
+      channel,
+      recipient,
+      subject: summaryOf(message),
+      body: JSON.stringify(body),
+      status: 'sent',
+      attempts: 1,
+      last_error: null,
+      created_at: now,
+      sent_at: now,
+    })
+    .execute();
+  return uuid;
+};
 
 /**
  * The default adapter of every channel: it renders the channel's payload and records it in
@@ -43,26 +77,10 @@ export const createOutboxAdapters = (deps: { db: Db; clock: Clock }): ChannelAda
         rateLimitPerSecond: OUTBOX_RATE_PER_SECOND,
         maxRetries: OUTBOX_MAX_RETRIES,
         send: async (message) => {
-          const uuid = newUuid();
-          const now = deps.clock.now().toISOString();
-          await deps.db
-            .insertInto('outbox_messages')
-            .values({
-              uuid,
-              company_uuid: message.companyUuid,
-              delivery_uuid: message.deliveryUuid,
-              kind: message.kind,
-              channel: key,
-              recipient: message.recipient.address,
-              subject: summaryOf(message),
-              body: JSON.stringify(renderPayload(key, message)),
-              status: 'sent',
-              attempts: 1,
-              last_error: null,
-              created_at: now,
-              sent_at: now,
-            })
-            .execute();
+          const uuid = await recordInOutbox(deps, key, message, {
+            recipient: message.recipient.address,
+            body: renderPayload(key, message),
+          });
           return { providerMessageId: uuid };
         },
       };
@@ -79,11 +97,21 @@ export const realSleep: Sleep = (ms) =>
 
 export type SendOutcome =
   | { ok: true; providerMessageId: string; attempts: number }
-  | { ok: false; error: string; attempts: number };
+  | { ok: false; error: string; attempts: number; kind: ErrorVerdict['kind'] };
+
+// A provider asking for a longer pause than this is not waited for within a tick.
+const MAX_RETRY_AFTER_MS = 60_000;
+
+const verdictOf = (adapter: ChannelAdapter, error: unknown): ErrorVerdict => {
+  if (error instanceof ChannelSendError) return error.verdict;
+  return adapter.classifyError?.(error) ?? { kind: 'retry', code: 'error' };
+};
 
 /**
- * Sends through an adapter, retrying a failure up to `adapter.maxRetries` times after
- * `baseDelayMs`, then twice that, four times... (exponential backoff).
+ * Sends through an adapter. A failure the provider refused before doing anything is retried up
+ * to `adapter.maxRetries` times after `baseDelayMs`, then twice that... (exponential backoff); a
+ * rate limit waits the provider's Retry-After; a permanent failure, a closed window or a send
+ * that may have gone out (a timeout) is not retried.
  */
 export const sendWithRetries = async (
   adapter: ChannelAdapter,
@@ -95,14 +123,16 @@ export const sendWithRetries = async (
       const { providerMessageId } = await adapter.send(message);
       return { ok: true, providerMessageId, attempts: attempt + 1 };
     } catch (error) {
-      if (attempt >= adapter.maxRetries) {
-        return {
-          ok: false,
-          error: error instanceof Error ? error.message : String(error),
-          attempts: attempt + 1,
-        };
+      const verdict = verdictOf(adapter, error);
+      const retriable = verdict.kind === 'retry' || verdict.kind === 'rate_limited';
+      const wait =
+        verdict.kind === 'rate_limited'
+          ? (verdict.retryAfterMs ?? baseDelayMs)
+          : baseDelayMs * 2 ** attempt;
+      if (!retriable || attempt >= adapter.maxRetries || wait > MAX_RETRY_AFTER_MS) {
+        return { ok: false, error: errorText(error), attempts: attempt + 1, kind: verdict.kind };
       }
-      await sleep(baseDelayMs * 2 ** attempt);
+      await sleep(wait);
     }
   }
 };

@@ -6,6 +6,7 @@ import type { ExpressionBuilder } from 'kysely';
 
 import type { Database } from '../db/types.ts';
 import { newUuid } from '../lib/ids.ts';
+import { createConnectedAdapters } from './connected-adapters.ts';
 import { createOutboxAdapters, limiterOf, realSleep, sendWithRetries } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, ChannelMessage, Sleep } from './channels.ts';
 import {
@@ -23,7 +24,8 @@ import type { LessonContent } from './render.ts';
 // after 24 hours, and move course and enrolment statuses along. Every step claims its rows with
 // a conditional UPDATE first, so two ticks (two processes, or a restart) never send twice.
 
-type SchedulerApp = Pick<FastifyInstance, 'db' | 'clock' | 'log' | 'metrics'>;
+type SchedulerApp = Pick<FastifyInstance, 'db' | 'clock' | 'log' | 'metrics'> &
+  Partial<Pick<FastifyInstance, 'secretBox' | 'channelSettings'>>;
 
 export type SchedulerOptions = {
   /** The channel adapters; default: the outbox adapter for every channel. */
@@ -66,7 +68,15 @@ const adaptersOf = (app: SchedulerApp, options: SchedulerOptions): ChannelAdapte
   if (options.adapters) return options.adapters;
   let adapters = defaultAdapters.get(app.db);
   if (!adapters) {
-    adapters = createOutboxAdapters(app);
+    // An app with provider settings sends through the connected providers (connected-adapters.ts).
+    adapters = app.channelSettings
+      ? createConnectedAdapters({
+          db: app.db,
+          clock: app.clock,
+          secretBox: app.secretBox ?? null,
+          channelSettings: app.channelSettings,
+        })
+      : createOutboxAdapters(app);
     defaultAdapters.set(app.db, adapters);
   }
   return adapters;

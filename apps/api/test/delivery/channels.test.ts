@@ -197,7 +197,7 @@ describe('renderPayload: one message, five channel payloads', () => {
     expect(long.template.components).toHaveLength(2);
   });
 
-  it('Webex: /v1/messages markdown to the person’s e-mail, answers numbered', () => {
+  it('Webex: /v1/messages markdown to the person’s e-mail, answers on an Adaptive Card 1.3', () => {
     const payload = renderPayload('webex', message({ channel: 'webex' })) as any;
     expect(payload.toPersonEmail).toBe('ada@example.test');
     expect(payload.markdown).toBe(
@@ -216,10 +216,29 @@ describe('renderPayload: one message, five channel payloads', () => {
         '1. The better prepared side',
         '2. Always the buyer',
         '3. Nobody',
-        '',
-        'Reply with the number of your answer.',
       ].join('\n'),
     );
+    // Answered by a card submit (Webex's Adaptive Cards are version 1.3): the index comes back.
+    type Card = {
+      version: string;
+      body: { type: string; choices?: { title: string; value: string }[] }[];
+      actions: unknown[];
+    };
+    const card = payload.attachments[0].content as Card;
+    expect(card.version).toBe('1.3');
+    const choices = card.body.find((element) => element.type === 'Input.ChoiceSet')?.choices ?? [];
+    expect(choices.map((choice) => [choice.title, choice.value])).toEqual([
+      ['The better prepared side', '0'],
+      ['Always the buyer', '1'],
+      ['Nobody', '2'],
+    ]);
+    expect(card.actions).toEqual([
+      {
+        type: 'Action.Submit',
+        title: 'Send',
+        data: { type: 'answered', delivery_uuid: DELIVERY },
+      },
+    ]);
   });
 
   it('Google Chat: a cardsV2 card with an HTML paragraph and answer buttons', () => {
@@ -330,7 +349,7 @@ describe('adapter pacing and retries', () => {
       baseDelayMs: 10,
       sleep: async (ms) => void delays.push(ms),
     });
-    expect(outcome).toEqual({ ok: false, error: '429 (5)', attempts: 5 });
+    expect(outcome).toEqual({ ok: false, error: '429 (5)', attempts: 5, kind: 'retry' });
     expect(delays).toEqual([10, 20, 40, 80]);
   });
 });

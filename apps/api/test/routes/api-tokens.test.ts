@@ -229,6 +229,7 @@ describe('token scopes of every route', async () => {
       .sort();
     expect(table).toMatchInlineSnapshot(`
       [
+        "DELETE /api/v1/channel-connections/{channel} → never",
         "DELETE /api/v1/channels/{channel}/tokens/{tokenUuid} → never",
         "DELETE /api/v1/classrooms/{classroomUuid}/courses/{courseUuid} → courses:write",
         "DELETE /api/v1/classrooms/{classroomUuid}/courses/{courseUuid}/soft → courses:write",
@@ -245,6 +246,7 @@ describe('token scopes of every route', async () => {
         "GET /api/v1/analytics/classrooms/{id}/learners → analytics:read",
         "GET /api/v1/analytics/exports/{exportId}/download → exports:read",
         "GET /api/v1/analytics/learners/{id} → analytics:read",
+        "GET /api/v1/channel-connections → never",
         "GET /api/v1/channels → any",
         "GET /api/v1/channels/{channel}/tokens → never",
         "GET /api/v1/classrooms/{classroomUuid}/courses → courses:read",
@@ -277,6 +279,8 @@ describe('token scopes of every route', async () => {
         "GET /api/v1/users/me/subscriptions/{function}/usage → any",
         "GET /api/v1/users/me/terms-and-conditions/to-accept → never",
         "GET /api/v1/users/me/tokens → never",
+        "GET /api/v1/webhooks/slack/oauth → never",
+        "GET /api/v1/webhooks/whatsapp → never",
         "GET /api/v2/analytics/classrooms/{id}/courses/insights → analytics:read",
         "GET /api/v2/analytics/classrooms/{id}/courses/{courseId}/learners → analytics:read",
         "GET /api/v2/analytics/classrooms/{id}/distribution → analytics:read",
@@ -288,6 +292,8 @@ describe('token scopes of every route', async () => {
         "POST /api/v1/analytics/classrooms/{id}/courses/{courseId}/export → exports:read",
         "POST /api/v1/analytics/courses/{courseId}/export-delivery-statistics → exports:read",
         "POST /api/v1/analytics/courses/{courseId}/export-not-enrolled-learners → exports:read",
+        "POST /api/v1/channel-connections/slack/install → never",
+        "POST /api/v1/channel-connections/{channel}/test → never",
         "POST /api/v1/channels/{channel}/events → never",
         "POST /api/v1/channels/{channel}/tokens → never",
         "POST /api/v1/classrooms/{classroomUuid}/courses → courses:write",
@@ -325,6 +331,12 @@ describe('token scopes of every route', async () => {
         "POST /api/v1/users/oauth/token → never",
         "POST /api/v1/users/password/forgot → never",
         "POST /api/v1/users/password/reset → never",
+        "POST /api/v1/webhooks/google-chat → never",
+        "POST /api/v1/webhooks/slack → never",
+        "POST /api/v1/webhooks/teams → never",
+        "POST /api/v1/webhooks/webex → never",
+        "POST /api/v1/webhooks/whatsapp → never",
+        "PUT /api/v1/channel-connections/{channel} → never",
         "PUT /api/v1/learners-lists/{uuid} → learners:write",
         "PUT /api/v1/learners/{uuid} → learners:write",
       ]

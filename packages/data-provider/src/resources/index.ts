@@ -1,5 +1,6 @@
 import { analyticsResource } from './analytics.ts';
 import { apiTokensResource } from './api-tokens.ts';
+import { channelConnectionsResource } from './channel-connections.ts';
 import { coursesResource, coursesShortResource } from './courses.ts';
 import { exportsResource } from './exports.ts';
 import { learnersImportsResource } from './learners-imports.ts';
@@ -38,6 +39,7 @@ export const RESOURCE_HANDLERS = {
   analytics: analyticsResource,
   exports: exportsResource,
   'api-tokens': apiTokensResource,
+  'channel-connections': channelConnectionsResource,
   'learners-imports': learnersImportsResource,
   'team-members': teamMembersResource,
   'team-invitations': teamInvitationsResource,

@@ -9,6 +9,7 @@ import * as analytics from './0006_analytics.ts';
 import * as jobs from './0007_jobs.ts';
 import * as translationsFromLocales from './0008_translations_from_locales.ts';
 import * as apiTokens from './0009_api_tokens.ts';
+import * as channelConnections from './0010_channel_connections.ts';
 import * as accounts from './0013_accounts.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0007_jobs': jobs,
   '0008_translations_from_locales': translationsFromLocales,
   '0009_api_tokens': apiTokens,
+  '0010_channel_connections': channelConnections,
   '0013_accounts': accounts,
 };

@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   BarChartOutlined,
   HomeOutlined,
   LogoutOutlined,
@@ -66,6 +67,14 @@ export const TopBar = () => {
         <div className="top-bar-end">
           <ClassroomSwitch />
           <LanguageSwitch />
+          <Link
+            to={ROUTES.channels}
+            className="top-nav-item top-nav-account"
+            title={t('layout.nav.channels')}
+          >
+            <ApiOutlined aria-hidden />
+            <span className="top-nav-text">{t('layout.nav.channels')}</span>
+          </Link>
           <NavLink
             to={ROUTES.account}
             end={false}

@@ -1,0 +1,138 @@
+import { CHANNEL_KEYS } from '@ccp/schemas';
+import type { TChannelKey } from '@ccp/schemas';
+
+import type { Db } from '../db/index.ts';
+import { systemClock } from '../lib/clock.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { SecretBox } from '../lib/secrets.ts';
+import type { ChannelSettings } from './channel-settings.ts';
+import { createSlackConnector } from './channels/slack/client.ts';
+import { createGoogleChatConnector } from './channels/google-chat/client.ts';
+import { createTeamsConnector } from './channels/teams/client.ts';
+import { createWebexConnector } from './channels/webex/client.ts';
+import { createWhatsAppConnector } from './channels/whatsapp/client.ts';
+import { createOutboxAdapters, createRateLimiter, recordInOutbox } from './channels.ts';
+import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
+import { ChannelSendError, errorText } from './connector.ts';
+import type { Connection, Connector } from './connector.ts';
+import { loadConnection } from './connections.ts';
+import { findIdentity, saveIdentity } from './identities.ts';
+import { renderPayload } from './render.ts';
+import type { ChannelMessage } from './render.ts';
+
+// The scheduler's adapters once providers can be connected: a message of a company with a live
+// connection for its channel goes through that provider's connector (identity resolved and
+// cached, paced per connection, failures classified); any other is recorded in the outbox as
+// before, which the Channels page says ("lessons are only recorded").
+
+export type ConnectorDeps = {
+  db: Db;
+  clock: Clock;
+  secretBox: SecretBox | null;
+  channelSettings: ChannelSettings;
+};
+
+export const createConnectors = (
+  settings: ChannelSettings,
+  clock: Clock = systemClock,
+): Partial<Record<TChannelKey, Connector>> => ({
+  slack: createSlackConnector(settings.slack),
+  webex: createWebexConnector(settings.webex),
+  whatsapp: createWhatsAppConnector(settings.whatsapp, clock),
+  'ms-teams': createTeamsConnector(settings.teams),
+  'google-chat': createGoogleChatConnector(settings.googleChat),
+});
+
+// Connections are read again after this long, so a new token or a disconnect takes effect.
+const CONNECTION_CACHE_MS = 5_000;
+const CONNECTOR_MAX_RETRIES = 3;
+
+const connectedAdapter = (
+  deps: ConnectorDeps,
+  connector: Connector,
+  outbox: ChannelAdapter,
+): ChannelAdapter => {
+  const channel = connector.channel;
+  const connections = new Map<string, { at: number; connection: Promise<Connection | null> }>();
+  const limiters = new Map<string, () => Promise<void>>();
+  const connectionOf = (companyUuid: string) => {
+    const cached = connections.get(companyUuid);
+    const now = performance.now();
+    if (cached && now - cached.at < CONNECTION_CACHE_MS) return cached.connection;
+    const connection = loadConnection(deps, companyUuid, channel).then((found) =>
+      found && found.status === 'connected' ? found : null,
+    );
+    connections.set(companyUuid, { at: now, connection });
+    return connection;
+  };
+  const limiterOf = (connection: Connection) => {
+    let limiter = limiters.get(connection.uuid);
+    if (!limiter) {
+      limiter = createRateLimiter(connector.ratePerSecond);
+      limiters.set(connection.uuid, limiter);
+    }
+    return limiter;
+  };
+  const identityOf = async (connection: Connection, message: ChannelMessage) => {
+    const { learnerUuid, address } = message.recipient;
+    const cached = await findIdentity(deps, learnerUuid, channel);
+    if (cached && cached.address === address) return cached;
+    try {
+      const identity = await connector.resolveIdentity(connection, { uuid: learnerUuid, address });
+      await saveIdentity(
+        deps,
+        { companyUuid: connection.companyUuid, learnerUuid, channel, address },
+        identity,
+      );
+      return identity;
+    } catch (error) {
+      // Finding someone changes nothing on the provider: anything but a permanent answer is retried.
+      const verdict = connector.classifyError(error);
+      throw new ChannelSendError(
+        errorText(error),
+        verdict.kind === 'unknown_outcome' ? { ...verdict, kind: 'retry' } : verdict,
+      );
+    }
+  };
+  return {
+    key: channel,
+    // Paced per connection inside send; the outbox needs no pacing of its own.
+    rateLimitPerSecond: Number.POSITIVE_INFINITY,
+    maxRetries: CONNECTOR_MAX_RETRIES,
+    classifyError: connector.classifyError,
+    send: async (message) => {
+      const connection = await connectionOf(message.companyUuid);
+      if (!connection) return outbox.send(message);
+      const identity = await identityOf(connection, message);
+      await limiterOf(connection)();
+      let sent: Awaited<ReturnType<Connector['send']>>;
+      try {
+        sent = await connector.send(connection, identity, message);
+      } catch (error) {
+        throw new ChannelSendError(errorText(error), connector.classifyError(error));
+      }
+      // The outbox keeps the history of every send, with the provider's message id.
+      await recordInOutbox(deps, channel, message, {
+        recipient: identity.conversationId ?? identity.providerUserId,
+        body: {
+          provider_message_id: sent.providerMessageId,
+          payload: renderPayload(channel, message),
+          ...(sent.pending ? { pending: sent.pending } : {}),
+        },
+      });
+      return { providerMessageId: sent.providerMessageId };
+    },
+  };
+};
+
+/** Every channel's adapter: its connector where there is one, the outbox otherwise. */
+export const createConnectedAdapters = (deps: ConnectorDeps): ChannelAdapters => {
+  const outbox = createOutboxAdapters(deps);
+  const connectors = createConnectors(deps.channelSettings, deps.clock);
+  return Object.fromEntries(
+    CHANNEL_KEYS.map((key) => {
+      const connector = connectors[key];
+      return [key, connector ? connectedAdapter(deps, connector, outbox[key]) : outbox[key]];
+    }),
+  ) as ChannelAdapters;
+};

@@ -1,0 +1,237 @@
+import { CHANNEL_KEYS } from '@ccp/schemas';
+import type { TChannelConnection, TChannelKey } from '@ccp/schemas';
+
+import type { Db } from '../db/index.ts';
+import type { ChannelConnectionsTable } from '../db/types.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newUuid } from '../lib/ids.ts';
+import type { SecretBox } from '../lib/secrets.ts';
+import type { Connection, ConnectionCheck } from './connector.ts';
+
+// The channel_connections table: one row per company and provider, provider ids in clear and
+// secrets sealed with AES-256-GCM (lib/secrets.ts), bound to the row's uuid.
+
+export type ConnectionDeps = { db: Db; clock: Clock; secretBox: SecretBox | null };
+
+/** The server has connections but no CCP_SECRETS_KEY: refuse to run rather than lose them. */
+export class MissingSecretsKeyError extends Error {
+  constructor() {
+    super(
+      'channel connections exist but CCP_SECRETS_KEY is not set: set the key they were saved with',
+    );
+  }
+}
+
+const boxOf = (deps: ConnectionDeps): SecretBox => {
+  if (!deps.secretBox) throw new MissingSecretsKeyError();
+  return deps.secretBox;
+};
+
+const parseIds = (text: string): Record<string, string> => {
+  try {
+    return JSON.parse(text) as Record<string, string>;
+  } catch {
+    return {};
+  }
+};
+
+const toConnection = (deps: ConnectionDeps, row: ChannelConnectionsTable): Connection => ({
+  uuid: row.uuid,
+  companyUuid: row.company_uuid,
+  channel: row.channel as TChannelKey,
+  status: row.status,
+  providerIds: parseIds(row.provider_ids),
+  secrets: boxOf(deps).open(row.secrets, row.uuid),
+});
+
+/** True when any company has a connection (start-up checks the key then). */
+export const hasConnections = async (db: Db): Promise<boolean> =>
+  (await db.selectFrom('channel_connections').select('uuid').limit(1).executeTakeFirst()) !==
+  undefined;
+
+export const loadConnection = async (
+  deps: ConnectionDeps,
+  companyUuid: string,
+  channel: TChannelKey,
+): Promise<Connection | null> => {
+  const row = await deps.db
+    .selectFrom('channel_connections')
+    .selectAll()
+    .where('company_uuid', '=', companyUuid)
+    .where('channel', '=', channel)
+    .executeTakeFirst();
+  return row ? toConnection(deps, row) : null;
+};
+
+/** The connection an inbound webhook names (Slack team id, WhatsApp phone number id...). */
+export const findConnectionByKey = async (
+  deps: ConnectionDeps,
+  channel: TChannelKey,
+  providerKey: string,
+): Promise<Connection | null> => {
+  const row = await deps.db
+    .selectFrom('channel_connections')
+    .selectAll()
+    .where('channel', '=', channel)
+    .where('provider_key', '=', providerKey)
+    .where('status', '!=', 'disconnected')
+    .orderBy('updated_at', 'desc')
+    .executeTakeFirst();
+  return row ? toConnection(deps, row) : null;
+};
+
+/** Every live connection of a channel (WhatsApp's verify-token challenge names none). */
+export const connectionsOfChannel = async (
+  deps: ConnectionDeps,
+  channel: TChannelKey,
+): Promise<Connection[]> => {
+  const rows = await deps.db
+    .selectFrom('channel_connections')
+    .selectAll()
+    .where('channel', '=', channel)
+    .where('status', '!=', 'disconnected')
+    .execute();
+  return rows.map((row) => toConnection(deps, row));
+};
+
+/**
+ * Creates or updates the company's connection of a channel. Secrets not given keep their
+ * stored value (an administrator edits an id without typing the token again).
+ */
+export const saveConnection = async (
+  deps: ConnectionDeps,
+  values: {
+    companyUuid: string;
+    channel: TChannelKey;
+    providerIds: Record<string, string>;
+    secrets: Record<string, string>;
+    userUuid: string | null;
+  },
+): Promise<Connection> => {
+  const box = boxOf(deps);
+  const now = deps.clock.now().toISOString();
+  const existing = await loadConnection(deps, values.companyUuid, values.channel);
+  const uuid = existing?.uuid ?? newUuid();
+  const secrets = { ...existing?.secrets, ...values.secrets };
+  const providerIds = { ...existing?.providerIds, ...values.providerIds };
+  const sealed = box.seal(secrets, uuid);
+  if (existing) {
+    await deps.db
+      .updateTable('channel_connections')
+      .set({ provider_ids: JSON.stringify(providerIds), secrets: sealed, updated_at: now })
+      .where('uuid', '=', uuid)
+      .execute();
+  } else {
+    await deps.db
+      .insertInto('channel_connections')
+      .values({
+        uuid,
+        company_uuid: values.companyUuid,
+        channel: values.channel,
+        status: 'disconnected',
+        provider_ids: JSON.stringify(providerIds),
+        provider_key: null,
+        secrets: sealed,
+        last_error: null,
+        last_tested_at: null,
+        created_by: values.userUuid,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+  return {
+    uuid,
+    companyUuid: values.companyUuid,
+    channel: values.channel,
+    status: existing?.status ?? 'disconnected',
+    providerIds,
+    secrets,
+  };
+};
+
+/** The outcome of a connection test: connected with what the provider said, or the error. */
+export const recordConnectionTest = async (
+  deps: ConnectionDeps,
+  connection: Connection,
+  outcome: { ok: true; check: ConnectionCheck } | { ok: false; error: string },
+): Promise<void> => {
+  const now = deps.clock.now().toISOString();
+  await deps.db
+    .updateTable('channel_connections')
+    .set(
+      outcome.ok
+        ? {
+            status: 'connected',
+            provider_ids: JSON.stringify({
+              ...connection.providerIds,
+              ...outcome.check.providerIds,
+            }),
+            provider_key: outcome.check.providerKey,
+            last_error: null,
+            last_tested_at: now,
+            updated_at: now,
+          }
+        : { status: 'error', last_error: outcome.error, last_tested_at: now, updated_at: now },
+    )
+    .where('uuid', '=', connection.uuid)
+    .execute();
+};
+
+export const deleteConnection = async (
+  deps: Pick<ConnectionDeps, 'db'>,
+  companyUuid: string,
+  channel: TChannelKey,
+): Promise<boolean> => {
+  const result = await deps.db
+    .deleteFrom('channel_connections')
+    .where('company_uuid', '=', companyUuid)
+    .where('channel', '=', channel)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+};
+
+/**
+ * The company's five channels as the Channels page shows them: status, the provider's ids, which
+ * secrets are stored (never their values) and the last error. `full` false (not an
+ * administrator): status only.
+ */
+export const listConnections = async (
+  deps: ConnectionDeps,
+  companyUuid: string,
+  { full, available }: { full: boolean; available: readonly TChannelKey[] },
+): Promise<TChannelConnection[]> => {
+  const rows = await deps.db
+    .selectFrom('channel_connections')
+    .selectAll()
+    .where('company_uuid', '=', companyUuid)
+    .execute();
+  return CHANNEL_KEYS.map((channel) => {
+    const row = rows.find((candidate) => candidate.channel === channel);
+    if (!row) {
+      return {
+        channel,
+        status: 'not_connected',
+        provider_ids: {},
+        secrets_set: [],
+        last_error: null,
+        editable: full && available.includes(channel),
+        available: available.includes(channel),
+        last_tested_at: null,
+        updated_at: null,
+      };
+    }
+    const secrets = full && deps.secretBox ? deps.secretBox.open(row.secrets, row.uuid) : {};
+    return {
+      channel,
+      status: row.status as TChannelConnection['status'],
+      provider_ids: full ? parseIds(row.provider_ids) : {},
+      secrets_set: Object.keys(secrets).filter((key) => secrets[key] !== ''),
+      last_error: full ? row.last_error : null,
+      editable: full && available.includes(channel),
+      available: available.includes(channel),
+      last_tested_at: row.last_tested_at,
+      updated_at: row.updated_at,
+    };
+  });
+};

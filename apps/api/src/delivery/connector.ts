@@ -1,0 +1,87 @@
+import type { TChannelKey } from '@ccp/schemas';
+
+import type { ChannelMessage } from './render.ts';
+import type { RenderedPayload } from './render-common.ts';
+
+// The contract of a real delivery connector (one per provider, in channels/<channel>/): find
+// the learner on the provider, send a rendered message, and say what a failure means, so the
+// scheduler retries what is safe to retry and never resends what may have gone out.
+
+/**
+ * What a failed call means:
+ * - `retry`: the provider refused before doing anything (a 503, a refused connection): try again later;
+ * - `rate_limited`: the provider asked to slow down; `retryAfterMs` from its Retry-After;
+ * - `window_closed`: the provider only takes a template now (WhatsApp's 24-hour window);
+ * - `permanent`: it will fail again (unknown user, app not installed, revoked token);
+ * - `unknown_outcome`: the message may have gone out (a timeout after sending): never resent.
+ */
+export type SendErrorKind =
+  'retry' | 'rate_limited' | 'window_closed' | 'permanent' | 'unknown_outcome';
+
+export type ErrorVerdict = { kind: SendErrorKind; retryAfterMs?: number; code: string };
+
+/** A failure with its verdict, thrown by a connector or the adapter around it. */
+export class ChannelSendError extends Error {
+  readonly verdict: ErrorVerdict;
+  constructor(message: string, verdict: ErrorVerdict) {
+    super(message);
+    this.name = 'ChannelSendError';
+    this.verdict = verdict;
+  }
+}
+
+/** A company's connection to a provider, its secrets decrypted. */
+export type Connection = {
+  uuid: string;
+  companyUuid: string;
+  channel: TChannelKey;
+  status: string;
+  providerIds: Record<string, string>;
+  secrets: Record<string, string>;
+};
+
+/** Where a learner is on the provider: a user id and, where the provider needs one, a conversation. */
+export type Identity = {
+  providerUserId: string;
+  conversationId: string | null;
+  lastInboundAt: string | null;
+};
+
+/** What a successful connection test found (ids the provider gave, the key webhooks name). */
+export type ConnectionCheck = { providerIds: Record<string, string>; providerKey: string | null };
+
+export type Connector = {
+  channel: TChannelKey;
+  /** Sends per second per connection the provider takes (its documented limit, kept under). */
+  ratePerSecond: number;
+  /** The learner's id on the provider, from the contact the learner was imported with. */
+  resolveIdentity: (
+    connection: Connection,
+    learner: { uuid: string; address: string },
+  ) => Promise<Identity>;
+  /**
+   * Sends one message; answers the provider's message id and, when only a notice could go
+   * (WhatsApp outside its window), the messages that wait for the learner's reply.
+   */
+  send: (
+    connection: Connection,
+    identity: Identity,
+    message: ChannelMessage,
+  ) => Promise<{ providerMessageId: string; pending?: RenderedPayload[] }>;
+  /** Calls the provider with the connection's credentials; throws when they do not work. */
+  test: (connection: Connection) => Promise<ConnectionCheck>;
+  classifyError: (error: unknown) => ErrorVerdict;
+};
+
+/** The message of any thrown value. */
+export const errorText = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** Seconds of a Retry-After header (or a number of seconds) in ms, with a floor of one second. */
+export const retryAfterMs = (value: string | number | null | undefined, fallbackMs = 1000) => {
+  if (value === null || value === undefined || value === '') return fallbackMs;
+  const seconds = typeof value === 'number' ? value : Number(value);
+  if (Number.isFinite(seconds)) return Math.max(1000, seconds * 1000);
+  const date = Date.parse(String(value));
+  return Number.isFinite(date) ? Math.max(1000, date - Date.now()) : fallbackMs;
+};

@@ -1,0 +1,281 @@
+import { timingSafeEqual } from 'node:crypto';
+
+import {
+  CONNECTION_FIELDS,
+  MESSAGES,
+  ZChannelConnectionResponseSchema,
+  ZChannelConnectionsResponseSchema,
+  ZChannelParamsSchema,
+  ZConnectionInputSchema,
+  ZSlackInstallResponseSchema,
+  connectionInputSchema,
+} from '@ccp/schemas';
+import type { TChannelKey } from '@ccp/schemas';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+import { slackClient } from '../../../delivery/channels/slack/client.ts';
+import { createConnectors } from '../../../delivery/connected-adapters.ts';
+import { errorText } from '../../../delivery/connector.ts';
+import {
+  deleteConnection,
+  listConnections,
+  loadConnection,
+  recordConnectionTest,
+  saveConnection,
+} from '../../../delivery/connections.ts';
+import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
+import { authOf } from '../../../plugins/auth.ts';
+
+// The Channels page's API: everyone of the company sees each channel's status; administrators
+// connect a provider (fields of CONNECTION_FIELDS, secrets sealed), test it, disconnect it, and
+// install the Slack app with "Add to Slack" (OAuth v2 with a signed, expiring state).
+
+const TAGS = ['channels'];
+const SLACK_SCOPES = ['chat:write', 'im:write', 'users:read', 'users:read.email'];
+const STATE_TTL_MS = 10 * 60 * 1000;
+
+const adminOf = (request: FastifyRequest) => {
+  const { user } = authOf(request);
+  if (user.is_admin !== 1) throw new AppError('FORBIDDEN', MESSAGES.connectionsAdminOnly);
+  return user;
+};
+
+const needsKey = (app: FastifyInstance) => {
+  if (!app.secretBox) throw new AppError('CONFLICT', MESSAGES.secretsKeyMissing);
+};
+
+/** The channels this server has a connector for. */
+const availableOf = (app: FastifyInstance) =>
+  Object.keys(createConnectors(app.channelSettings)) as TChannelKey[];
+
+/** Runs the provider's connection test and records its outcome. */
+const testConnection = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
+  const connection = await loadConnection(app, companyUuid, channel);
+  if (!connection) throw notFound(MESSAGES.connectionNotFound);
+  const connector = createConnectors(app.channelSettings)[channel];
+  if (!connector) return;
+  try {
+    const check = await connector.test(connection);
+    await recordConnectionTest(app, connection, { ok: true, check });
+  } catch (error) {
+    await recordConnectionTest(app, connection, { ok: false, error: errorText(error) });
+  }
+};
+
+const connectionOf = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
+  const all = await listConnections(app, companyUuid, { full: true, available: availableOf(app) });
+  return all.find((item) => item.channel === channel)!;
+};
+
+export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/v1/channel-connections',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The company’s five channels: connected or not, and the last error',
+        description:
+          'Administrators also see the provider ids and which secrets are stored (never their values); others the status only. A channel without a connection records its lessons in the outbox only.',
+        response: { 200: ZChannelConnectionsResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      return {
+        data: await listConnections(app, user.company_uuid, {
+          full: user.is_admin === 1,
+          available: availableOf(app),
+        }),
+      };
+    },
+  );
+
+  app.put(
+    '/api/v1/channel-connections/:channel',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Connect a provider (administrators), then test the connection',
+        description:
+          'Fields by channel: see CONNECTION_FIELDS. A secret left empty keeps the stored one. Answers the connection with its status after the test (connected, or error with the provider’s message).',
+        params: ZChannelParamsSchema,
+        body: ZConnectionInputSchema,
+        response: { 200: ZChannelConnectionResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = adminOf(request);
+      needsKey(app);
+      const { channel } = request.params;
+      if (!availableOf(app).includes(channel)) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.connectionNotAvailable);
+      }
+      const stored = await loadConnection(app, user.company_uuid, channel);
+      const storedSecrets = Object.keys(stored?.secrets ?? {}).filter(
+        (key) => stored?.secrets[key],
+      );
+      const parsed = connectionInputSchema(channel, storedSecrets).safeParse(request.body.fields);
+      if (!parsed.success) {
+        const errors: Record<string, string[]> = {};
+        for (const issue of parsed.error.issues) {
+          const key = `fields.${issue.path.join('.')}`;
+          (errors[key] ??= []).push(issue.message);
+        }
+        throw validationError(errors);
+      }
+      const providerIds: Record<string, string> = {};
+      const secrets: Record<string, string> = {};
+      for (const field of CONNECTION_FIELDS[channel]) {
+        const value = (parsed.data[field.key] ?? '').trim();
+        if (field.secret) {
+          if (value !== '') secrets[field.key] = value;
+        } else providerIds[field.key] = value;
+      }
+      await saveConnection(app, {
+        companyUuid: user.company_uuid,
+        channel,
+        providerIds,
+        secrets,
+        userUuid: user.uuid,
+      });
+      await testConnection(app, user.company_uuid, channel);
+      return { data: await connectionOf(app, user.company_uuid, channel) };
+    },
+  );
+
+  app.post(
+    '/api/v1/channel-connections/:channel/test',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Test a connection with the provider (administrators)',
+        params: ZChannelParamsSchema,
+        response: { 200: ZChannelConnectionResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = adminOf(request);
+      needsKey(app);
+      await testConnection(app, user.company_uuid, request.params.channel);
+      return { data: await connectionOf(app, user.company_uuid, request.params.channel) };
+    },
+  );
+
+  app.delete(
+    '/api/v1/channel-connections/:channel',
+    {
+      schema: {
+        tags: TAGS,
+        summary:
+          'Disconnect a provider (administrators): its lessons are recorded in the outbox again',
+        params: ZChannelParamsSchema,
+        response: { 200: ZChannelConnectionResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = adminOf(request);
+      if (!(await deleteConnection(app, user.company_uuid, request.params.channel))) {
+        throw notFound(MESSAGES.connectionNotFound);
+      }
+      return { data: await connectionOf(app, user.company_uuid, request.params.channel) };
+    },
+  );
+
+  // "Add to Slack": the authorize URL with a state naming the company, signed and expiring.
+  app.post(
+    '/api/v1/channel-connections/slack/install',
+    {
+      schema: {
+        tags: TAGS,
+        summary: '“Add to Slack”: the Slack OAuth v2 authorize URL (administrators)',
+        description:
+          'Needs the Slack app’s client id and secret saved first. Slack sends the administrator back to `/api/v1/webhooks/slack/oauth`, which stores the bot token and tests it.',
+        body: z.object({ redirect_uri: z.url() }),
+        response: { 200: ZSlackInstallResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = adminOf(request);
+      needsKey(app);
+      const connection = await loadConnection(app, user.company_uuid, 'slack');
+      const clientId = connection?.providerIds.client_id;
+      if (!connection || !clientId || !connection.secrets.client_secret) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallNeedsClient);
+      }
+      const state = signState(app, { company: user.company_uuid, at: app.clock.now().getTime() });
+      const url = new URL(app.channelSettings.slack.authorizeUrl);
+      url.searchParams.set('client_id', clientId);
+      url.searchParams.set('scope', SLACK_SCOPES.join(','));
+      url.searchParams.set('redirect_uri', request.body.redirect_uri);
+      url.searchParams.set('state', state);
+      return { data: { url: url.toString() } };
+    },
+  );
+
+  app.get(
+    '/api/v1/webhooks/slack/oauth',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Slack OAuth v2 redirect: exchanges the code for the bot token',
+        querystring: z.object({ code: z.string().max(500), state: z.string().max(2000) }),
+      },
+    },
+    async (request, reply) => {
+      const claims = openState(app, request.query.state);
+      if (!claims) throw new AppError('UNAUTHENTICATED', MESSAGES.slackInstallStateInvalid);
+      const connection = await loadConnection(app, claims.company, 'slack');
+      const clientId = connection?.providerIds.client_id;
+      const clientSecret = connection?.secrets.client_secret;
+      if (!connection || !clientId || !clientSecret) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallNeedsClient);
+      }
+      const access = await slackClient(app.channelSettings.slack, undefined).oauth.v2.access({
+        client_id: clientId,
+        client_secret: clientSecret,
+        code: request.query.code,
+      });
+      if (!access.access_token)
+        throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallStateInvalid);
+      await saveConnection(app, {
+        companyUuid: claims.company,
+        channel: 'slack',
+        providerIds: { team_id: access.team?.id ?? '' },
+        secrets: { bot_token: access.access_token },
+        userUuid: null,
+      });
+      await testConnection(app, claims.company, 'slack');
+      return reply.redirect('/channels?connected=slack');
+    },
+  );
+};
+
+// --- The OAuth state: company and time, HMAC-signed with a key derived from CCP_SECRETS_KEY ---
+
+type StateClaims = { company: string; at: number };
+
+const stateMac = (app: FastifyInstance, body: string) =>
+  app.secretBox?.mac('slack-oauth-state', body) ?? '';
+
+const signState = (app: FastifyInstance, claims: StateClaims) => {
+  const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  return `${body}.${stateMac(app, body)}`;
+};
+
+const openState = (app: FastifyInstance, state: string): StateClaims | null => {
+  const [body, mac] = state.split('.');
+  if (!body || !mac) return null;
+  const expected = Buffer.from(stateMac(app, body));
+  const given = Buffer.from(mac);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StateClaims;
+    const age = app.clock.now().getTime() - claims.at;
+    return typeof claims.company === 'string' && age >= 0 && age <= STATE_TTL_MS ? claims : null;
+  } catch {
+    return null;
+  }
+};

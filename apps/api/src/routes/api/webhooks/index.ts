@@ -1,0 +1,276 @@
+import { MESSAGES } from '@ccp/schemas';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+
+import {
+  parseSlackInteraction,
+  verifySlackRequest,
+} from '../../../delivery/channels/slack/inbound.ts';
+import { connectionsOfChannel, findConnectionByKey } from '../../../delivery/connections.ts';
+import {
+  handleWhatsAppMessage,
+  parseWhatsAppWebhook,
+  verifyWhatsAppRequest,
+} from '../../../delivery/channels/whatsapp/inbound.ts';
+import { fetchAttachmentAction } from '../../../delivery/channels/webex/client.ts';
+import {
+  parseWebexNotification,
+  verifyWebexRequest,
+} from '../../../delivery/channels/webex/inbound.ts';
+import {
+  handleChatEvent,
+  parseChatEvent,
+  verifyChatRequest,
+} from '../../../delivery/channels/google-chat/inbound.ts';
+import { createTokenSource } from '../../../delivery/channels/teams/client.ts';
+import { audienceOf } from '../../../delivery/channels/jwt.ts';
+import {
+  handleTeamsActivity,
+  parseTeamsActivity,
+  verifyTeamsRequest,
+} from '../../../delivery/channels/teams/inbound.ts';
+import { applyInbound, parseAction } from '../../../delivery/inbound.ts';
+import { AppError } from '../../../lib/app-error.ts';
+
+// The providers' webhooks: bodies read raw (signatures are over the exact bytes), each verified
+// the way its provider signs before anything is read from it; an unsigned, wrongly signed or
+// stale request answers 401 and changes nothing.
+
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+const unsigned = () => new AppError('UNAUTHENTICATED', MESSAGES.webhookSignatureInvalid);
+
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+export const webhooksRoutes: FastifyPluginAsync = async (app) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, body);
+    },
+  );
+
+  // Slack interactivity (Request URL of the app's Interactivity & Shortcuts).
+  app.post(
+    '/api/v1/webhooks/slack',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Slack interactivity: a learner tapped an answer (signed by Slack, v0)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const interaction = parseSlackInteraction(raw);
+      const connection = interaction
+        ? await findConnectionByKey(app, 'slack', interaction.teamId)
+        : null;
+      const secret = connection?.secrets.signing_secret;
+      const verified =
+        interaction &&
+        secret &&
+        verifySlackRequest(
+          secret,
+          {
+            signature: header(request, 'x-slack-signature'),
+            timestamp: header(request, 'x-slack-request-timestamp'),
+          },
+          raw,
+          app.clock.now().getTime(),
+        );
+      if (!verified || !connection || !interaction) throw unsigned();
+      // Not one of our buttons (a link's click): acknowledged, nothing to record.
+      if (!interaction.action) return reply.code(200).send();
+      const status = await applyInbound(app, {
+        channel: 'slack',
+        companyUuid: connection.companyUuid,
+        providerUserId: interaction.userId,
+        providerMessageId: interaction.eventId,
+        action: interaction.action,
+      });
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // Webex: the `attachmentActions` webhook the connection test registered with its secret.
+  app.post(
+    '/api/v1/webhooks/webex',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Webex card submit (signed with the webhook secret, X-Spark-Signature)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const notification = parseWebexNotification(raw);
+      const connection = notification
+        ? await findConnectionByKey(app, 'webex', notification.createdBy)
+        : null;
+      const secret = connection?.secrets.webhook_secret;
+      if (
+        !notification ||
+        !connection ||
+        !secret ||
+        !verifyWebexRequest(secret, header(request, 'x-spark-signature'), raw)
+      ) {
+        throw unsigned();
+      }
+      if (notification.resource !== 'attachmentActions' || notification.event !== 'created') {
+        return reply.code(200).send();
+      }
+      // The notification names the submit; its inputs are fetched from Webex with the bot's token.
+      const submitted = await fetchAttachmentAction(
+        app.channelSettings.webex,
+        connection,
+        notification.actionId,
+      );
+      const action = parseAction(submitted.inputs);
+      if (!action) return reply.code(200).send();
+      const status = await applyInbound(app, {
+        channel: 'webex',
+        companyUuid: connection.companyUuid,
+        providerUserId: submitted.personId,
+        providerMessageId: submitted.id,
+        action,
+      });
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // WhatsApp: the subscription check (GET with hub.verify_token) of the app's webhook settings.
+  app.get(
+    '/api/v1/webhooks/whatsapp',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'WhatsApp webhook verification: answers hub.challenge for the right verify token',
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, string | undefined>;
+      const given = query['hub.verify_token'] ?? '';
+      const connections = await connectionsOfChannel(app, 'whatsapp');
+      const known = connections.some(
+        (connection) => given !== '' && connection.secrets.verify_token === given,
+      );
+      if (query['hub.mode'] !== 'subscribe' || !known) throw unsigned();
+      return reply
+        .code(200)
+        .type('text/plain')
+        .send(query['hub.challenge'] ?? '');
+    },
+  );
+
+  // WhatsApp: learners' messages and taps (signed with the app secret, X-Hub-Signature-256).
+  app.post(
+    '/api/v1/webhooks/whatsapp',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'WhatsApp message: a learner tapped Start or an answer, or typed a number',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const parsed = parseWhatsAppWebhook(raw);
+      const connection = parsed
+        ? await findConnectionByKey(app, 'whatsapp', parsed.phoneNumberId)
+        : null;
+      const secret = connection?.secrets.app_secret;
+      if (
+        !parsed ||
+        !connection ||
+        !secret ||
+        !verifyWhatsAppRequest(secret, header(request, 'x-hub-signature-256'), raw)
+      ) {
+        throw unsigned();
+      }
+      let status: string = 'ignored';
+      for (const message of parsed.messages) {
+        status = await handleWhatsAppMessage(app, connection, message);
+      }
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // Teams: the Bot Connector posts activities with an RS256 bearer token.
+  const teamsToken = createTokenSource(app.channelSettings.teams);
+  app.post(
+    '/api/v1/webhooks/teams',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Teams activity: the app installed, or a card submitted (Bot Framework JWT)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const activity = parseTeamsActivity(raw);
+      const authorization = header(request, 'authorization');
+      const appId = audienceOf(authorization);
+      const connection =
+        activity && appId ? await findConnectionByKey(app, 'ms-teams', appId) : null;
+      if (
+        !activity ||
+        !appId ||
+        !connection ||
+        !(await verifyTeamsRequest(
+          app.channelSettings.teams,
+          appId,
+          authorization,
+          activity,
+          app.clock.now(),
+        ))
+      ) {
+        throw unsigned();
+      }
+      const status = await handleTeamsActivity(app, teamsToken, connection, activity);
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // Google Chat: interaction events with Chat's bearer JWT for the project number.
+  app.post(
+    '/api/v1/webhooks/google-chat',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Google Chat card click (bearer JWT from chat@system.gserviceaccount.com)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const event = parseChatEvent(raw);
+      const projectNumber = audienceOf(header(request, 'authorization')) ?? '';
+      const connection =
+        event && projectNumber
+          ? await findConnectionByKey(app, 'google-chat', projectNumber)
+          : null;
+      if (
+        !event ||
+        !connection ||
+        !(await verifyChatRequest(
+          app.channelSettings.googleChat,
+          projectNumber,
+          header(request, 'authorization'),
+          app.clock.now(),
+        ))
+      ) {
+        throw unsigned();
+      }
+      const status = await handleChatEvent(app, connection, event);
+      return reply.code(200).send({ status });
+    },
+  );
+};

@@ -1,0 +1,278 @@
+import { slackSignature } from '../../src/delivery/channels/slack/inbound.ts';
+import { listen, sendJson } from './http.ts';
+
+// A fake Slack Web API on 127.0.0.1, speaking what @slack/web-api sends: POST /api/<method>
+// form-encoded, the bot token as a Bearer header, `{ok, error}` answers, HTTP 429 with
+// Retry-After when rate limited. It checks every chat.postMessage against Block Kit's published
+// limits and Slack's mrkdwn escaping and refuses what Slack refuses (invalid_blocks,
+// msg_too_long, channel_not_found), and taps buttons back to the app as Slack does: a
+// block_actions payload signed v0 with the app's signing secret.
+
+export type FakeSlackUser = { id: string; email: string; teamId: string };
+export type PostedMessage = {
+  channel: string;
+  userId: string;
+  ts: string;
+  text: string;
+  blocks: Record<string, any>[];
+};
+
+const LIMITS = {
+  text: 40_000,
+  blocks: 50,
+  section: 3000,
+  header: 150,
+  button: 75,
+  value: 2000,
+  actionId: 255,
+  blockId: 255,
+  elements: 25,
+};
+
+/** Why Slack would refuse these blocks, or null. */
+export const blockProblems = (blocks: unknown): string[] => {
+  const problems: string[] = [];
+  if (!Array.isArray(blocks)) return ['blocks is not an array'];
+  if (blocks.length > LIMITS.blocks) problems.push(`${blocks.length} blocks > ${LIMITS.blocks}`);
+  const blockIds = new Set<string>();
+  const checkMrkdwn = (text: string, where: string) => {
+    // Bare & < > must be escaped; <…> only for links, mentions and channels.
+    if (/&(?!(amp|lt|gt);)/.test(text)) problems.push(`${where}: unescaped &`);
+    const withoutLinks = text.replace(
+      /<(https?:\/\/[^|>\s]+|mailto:[^|>\s]+|@[UW][A-Z0-9]+|#C[A-Z0-9]+)(\|[^<>]*)?>/g,
+      '',
+    );
+    if (/[<>]/.test(withoutLinks)) problems.push(`${where}: unescaped < or >`);
+  };
+  blocks.forEach((block: Record<string, any>, index) => {
+    const where = `blocks[${index}]`;
+    if (block.block_id !== undefined) {
+      if (String(block.block_id).length > LIMITS.blockId)
+        problems.push(`${where}.block_id too long`);
+      if (blockIds.has(block.block_id)) problems.push(`${where}.block_id repeated`);
+      blockIds.add(block.block_id);
+    }
+    switch (block.type) {
+      case 'section': {
+        const text = block.text?.text;
+        if (typeof text !== 'string' || text.length === 0) problems.push(`${where}.text missing`);
+        else if ([...text].length > LIMITS.section)
+          problems.push(`${where}.text ${[...text].length} > ${LIMITS.section}`);
+        else if (block.text.type === 'mrkdwn') checkMrkdwn(text, where);
+        break;
+      }
+      case 'header':
+        if (block.text?.type !== 'plain_text')
+          problems.push(`${where}: header text must be plain_text`);
+        if ([...(block.text?.text ?? '')].length > LIMITS.header)
+          problems.push(`${where}: header > ${LIMITS.header}`);
+        break;
+      case 'context':
+        if (
+          !Array.isArray(block.elements) ||
+          block.elements.length === 0 ||
+          block.elements.length > 10
+        )
+          problems.push(`${where}: context needs 1-10 elements`);
+        for (const element of block.elements ?? [])
+          if (element.type === 'mrkdwn') checkMrkdwn(element.text, where);
+        break;
+      case 'divider':
+        break;
+      case 'actions': {
+        const elements = (block.elements ?? []) as Record<string, any>[];
+        if (elements.length === 0 || elements.length > LIMITS.elements)
+          problems.push(`${where}: ${elements.length} elements`);
+        const actionIds = new Set<string>();
+        elements.forEach((element, position) => {
+          const at = `${where}.elements[${position}]`;
+          if (element.type !== 'button') problems.push(`${at}: not a button`);
+          if (element.text?.type !== 'plain_text') problems.push(`${at}: text must be plain_text`);
+          const label = element.text?.text ?? '';
+          if ([...label].length === 0 || [...label].length > LIMITS.button)
+            problems.push(`${at}: text length ${[...label].length}`);
+          if (String(element.value ?? '').length > LIMITS.value)
+            problems.push(`${at}: value too long`);
+          if (!element.action_id || String(element.action_id).length > LIMITS.actionId)
+            problems.push(`${at}: action_id`);
+          if (actionIds.has(element.action_id)) problems.push(`${at}: action_id repeated`);
+          actionIds.add(element.action_id);
+        });
+        break;
+      }
+      default:
+        problems.push(`${where}: unknown block type ${String(block.type)}`);
+    }
+  });
+  return problems;
+};
+
+export type FakeSlack = Awaited<ReturnType<typeof startFakeSlack>>;
+
+export const startFakeSlack = async ({
+  token = 'xoxb-fake-token',
+  teamId = 'T0FAKE',
+  signingSecret = 'fake-signing-secret',
+}: { token?: string; teamId?: string; signingSecret?: string } = {}) => {
+  const users: FakeSlackUser[] = [];
+  const dms = new Map<string, string>(); // channel id → user id
+  const messages: PostedMessage[] = [];
+  const refused: { method: string; error: string; problems?: string[] }[] = [];
+  const calls: string[] = [];
+  let rateLimited: { remaining: number; retryAfter: number } | null = null;
+  let seq = 0;
+  let latencyMs = 0;
+
+  const listening = await listen(async (request, response, body) => {
+    const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
+    calls.push(method);
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    const form = Object.fromEntries(new URLSearchParams(body));
+    const fail = (error: string, problems?: string[]) => {
+      refused.push({ method, error, problems });
+      sendJson(response, 200, {
+        ok: false,
+        error,
+        ...(problems ? { response_metadata: { messages: problems } } : {}),
+      });
+    };
+    if (rateLimited && rateLimited.remaining > 0 && method === 'chat.postMessage') {
+      rateLimited.remaining -= 1;
+      response.writeHead(429, {
+        'retry-after': String(rateLimited.retryAfter),
+        'content-type': 'application/json',
+      });
+      response.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
+    if (method === 'oauth.v2.access') {
+      if (!form.code || !form.client_id) return fail('invalid_code');
+      return sendJson(response, 200, {
+        ok: true,
+        access_token: token,
+        token_type: 'bot',
+        team: { id: teamId, name: 'Fake team' },
+        bot_user_id: 'UBOT',
+      });
+    }
+    if (request.headers.authorization !== `Bearer ${token}`) return fail('invalid_auth');
+    switch (method) {
+      case 'auth.test':
+        return sendJson(response, 200, {
+          ok: true,
+          team_id: teamId,
+          team: 'Fake team',
+          user_id: 'UBOT',
+          bot_id: 'BFAKE',
+        });
+      case 'users.lookupByEmail': {
+        const user = users.find(
+          (candidate) => candidate.email.toLowerCase() === (form.email ?? '').toLowerCase(),
+        );
+        if (!user) return fail('users_not_found');
+        return sendJson(response, 200, {
+          ok: true,
+          user: { id: user.id, team_id: user.teamId, profile: { email: user.email } },
+        });
+      }
+      case 'conversations.open': {
+        const user = users.find((candidate) => candidate.id === form.users);
+        if (!user) return fail('user_not_found');
+        const channel = `D${user.id.slice(1)}`;
+        dms.set(channel, user.id);
+        return sendJson(response, 200, { ok: true, channel: { id: channel } });
+      }
+      case 'chat.postMessage': {
+        const channel = form.channel ?? '';
+        const userId = dms.get(channel);
+        if (!userId) return fail('channel_not_found');
+        const text = form.text ?? '';
+        if (text.length > LIMITS.text) return fail('msg_too_long');
+        let blocks: Record<string, any>[] = [];
+        try {
+          blocks = form.blocks ? (JSON.parse(form.blocks) as Record<string, any>[]) : [];
+        } catch {
+          return fail('invalid_blocks_format');
+        }
+        const problems = blockProblems(blocks);
+        if (problems.length > 0) return fail('invalid_blocks', problems);
+        seq += 1;
+        const ts = `1700000000.${String(seq).padStart(6, '0')}`;
+        messages.push({ channel, userId, ts, text, blocks });
+        return sendJson(response, 200, { ok: true, channel, ts, message: { text, blocks } });
+      }
+      default:
+        return fail('unknown_method');
+    }
+  });
+
+  return {
+    baseUrl: listening.baseUrl,
+    apiUrl: `${listening.baseUrl}/api/`,
+    token,
+    teamId,
+    signingSecret,
+    messages,
+    refused,
+    calls,
+    close: listening.close,
+    addUser: (email: string): FakeSlackUser => {
+      const user = { id: `U${String(users.length + 1).padStart(8, '0')}`, email, teamId };
+      users.push(user);
+      return user;
+    },
+    /** The next `count` posts answer HTTP 429 with Retry-After. */
+    rateLimit: (count: number, retryAfterSeconds: number) => {
+      rateLimited = { remaining: count, retryAfter: retryAfterSeconds };
+    },
+    setLatency: (ms: number) => {
+      latencyMs = ms;
+    },
+    /**
+     * The interactivity request Slack sends when `userId` taps button `index` of `message`'s
+     * actions block: form-encoded `payload`, signed v0 at `nowSeconds` (the app's clock).
+     */
+    tapRequest: (
+      message: PostedMessage,
+      index: number,
+      {
+        userId = message.userId,
+        nowSeconds,
+        secret = signingSecret,
+      }: { userId?: string; nowSeconds: number; secret?: string },
+    ) => {
+      const actions = message.blocks.find((block) => block.type === 'actions');
+      const button = actions?.elements?.[index];
+      if (!button) throw new Error(`no button ${index} in the message`);
+      const payload = {
+        type: 'block_actions',
+        team: { id: teamId, domain: 'fake' },
+        user: { id: userId, team_id: teamId },
+        api_app_id: 'AFAKE',
+        container: { type: 'message', message_ts: message.ts, channel_id: message.channel },
+        trigger_id: `trigger.${message.ts}`,
+        channel: { id: message.channel },
+        actions: [
+          {
+            type: 'button',
+            action_id: button.action_id,
+            block_id: actions.block_id,
+            value: button.value,
+            text: button.text,
+            action_ts: `${nowSeconds}.${String(index).padStart(6, '0')}`,
+          },
+        ],
+      };
+      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      const timestamp = String(nowSeconds);
+      return {
+        body,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-slack-request-timestamp': timestamp,
+          'x-slack-signature': slackSignature(secret, timestamp, body),
+        },
+      };
+    },
+  };
+};

@@ -1,0 +1,228 @@
+import { actionRequests } from '@ccp/data-provider';
+import { CONNECTION_FIELDS } from '@ccp/schemas';
+import type { TChannelConnection } from '@ccp/schemas';
+import { useCustomMutation, useDelete, useList, useUpdate } from '@refinedev/core';
+import { Alert, App, Button, Card, Form, Input, Popconfirm, Space, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+import { PageHeader } from '../../components/page-header.tsx';
+import { ROUTES } from '../../config.ts';
+import { formatDate } from '../../lib/format.ts';
+import { reportFailure } from '../../lib/report-failure.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+
+const STATUS_COLOR: Record<TChannelConnection['status'], string> = {
+  connected: 'green',
+  error: 'red',
+  disconnected: 'default',
+  not_connected: 'default',
+};
+
+type TRow = TChannelConnection & { id: string };
+
+/** An administrator's form for one provider: its fields, secrets write-only. */
+const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
+  const { t } = useTranslation();
+  const { notification } = App.useApp();
+  const [form] = Form.useForm<Record<string, string>>();
+  const { mutate: update, mutation } = useUpdate();
+  const { mutate: custom, mutation: customMutation } = useCustomMutation<{ url: string }>();
+  const { mutate: remove } = useDelete();
+  const fields = CONNECTION_FIELDS[row.channel];
+
+  const save = (values: Record<string, string>) => {
+    const filled = Object.fromEntries(
+      Object.entries(values).filter(([, value]) => typeof value === 'string'),
+    );
+    update(
+      {
+        resource: 'channel-connections',
+        id: row.channel,
+        values: { fields: filled },
+        successNotification: false,
+        errorNotification: false,
+        // Field errors show under their fields; anything else the page reports itself.
+        meta: { errorFeedback: 'caller' },
+      },
+      {
+        onSuccess: ({ data }) => {
+          const saved = data as unknown as TChannelConnection;
+          notification[saved.status === 'connected' ? 'success' : 'warning']({
+            key: `ccp:connection-${row.channel}`,
+            message: t(
+              `channel-connections.notifications.${saved.status === 'connected' ? 'connected' : 'failed'}`,
+            ),
+          });
+          form.resetFields(fields.filter((field) => field.secret).map((field) => field.key));
+          onSaved();
+        },
+        onError: (error) => {
+          const errors = (error as { errors?: Record<string, string[]> }).errors ?? {};
+          const onFields = Object.entries(errors).filter(([key]) => key.startsWith('fields.'));
+          if (onFields.length === 0) {
+            reportFailure(error);
+            return;
+          }
+          form.setFields(
+            onFields.map(([key, messages]) => ({
+              name: key.replace(/^fields\./, ''),
+              errors: messages,
+            })),
+          );
+        },
+      },
+    );
+  };
+
+  const test = () =>
+    custom(
+      {
+        ...actionRequests.testChannelConnection(row.channel),
+        values: {},
+        successNotification: false,
+      },
+      { onSuccess: onSaved },
+    );
+
+  const addToSlack = () =>
+    custom(
+      {
+        ...actionRequests.installSlack(),
+        values: { redirect_uri: `${window.location.origin}/api/v1/webhooks/slack/oauth` },
+        successNotification: false,
+      },
+      {
+        onSuccess: ({ data }) => {
+          window.location.assign(data.url);
+        },
+      },
+    );
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={row.provider_ids}
+      onFinish={save}
+      className="channel-connection-form"
+      aria-label={t(`courses.wizard.channels.${row.channel}`)}
+    >
+      {fields.map((field) => (
+        <Form.Item
+          key={field.key}
+          name={field.key}
+          label={t(`channel-connections.fields.${field.key}`)}
+          extra={
+            field.secret && row.secrets_set.includes(field.key)
+              ? t('channel-connections.secretStored')
+              : undefined
+          }
+        >
+          {field.secret ? (
+            <Input.Password autoComplete="new-password" />
+          ) : (
+            <Input autoComplete="off" />
+          )}
+        </Form.Item>
+      ))}
+      <Space wrap>
+        <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+          {t('channel-connections.actions.save')}
+        </Button>
+        {row.status !== 'not_connected' && (
+          <Button onClick={test} loading={customMutation.isPending}>
+            {t('channel-connections.actions.test')}
+          </Button>
+        )}
+        {row.channel === 'slack' && (
+          <Button onClick={addToSlack}>{t('channel-connections.actions.addToSlack')}</Button>
+        )}
+        {row.status !== 'not_connected' && (
+          <Popconfirm
+            title={t('channel-connections.disconnect.title')}
+            description={t('channel-connections.disconnect.description')}
+            onConfirm={() =>
+              remove(
+                { resource: 'channel-connections', id: row.channel, successNotification: false },
+                { onSuccess: onSaved },
+              )
+            }
+          >
+            <Button danger>{t('channel-connections.actions.disconnect')}</Button>
+          </Popconfirm>
+        )}
+      </Space>
+    </Form>
+  );
+};
+
+const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
+  const { t } = useTranslation();
+  const name = t(`courses.wizard.channels.${row.channel}`);
+  return (
+    <Card
+      className="channel-connection-card"
+      data-channel={row.channel}
+      title={name}
+      extra={
+        <Tag color={STATUS_COLOR[row.status]} className="channel-connection-status">
+          {t(`channel-connections.status.${row.status}`)}
+        </Tag>
+      }
+    >
+      {row.status !== 'connected' && (
+        <Alert
+          type="info"
+          showIcon
+          message={t(
+            row.available ? 'channel-connections.onlyRecorded' : 'channel-connections.notAvailable',
+          )}
+        />
+      )}
+      {row.last_error && (
+        <Alert
+          type="error"
+          showIcon
+          message={t('channel-connections.lastError')}
+          description={row.last_error}
+        />
+      )}
+      {row.last_tested_at && (
+        <p className="channel-connection-tested">
+          {t('channel-connections.lastTested', { date: formatDate(row.last_tested_at) })}
+        </p>
+      )}
+      {row.editable && <ConnectionForm row={row} onSaved={onSaved} />}
+    </Card>
+  );
+};
+
+/** /channels: each chat provider's connection; administrators connect and test, others see status. */
+export const ChannelConnectionList = () => {
+  const { t } = useTranslation();
+  usePageTitle(t('channel-connections.titles.list'));
+  const { result, query } = useList<TRow>({
+    resource: 'channel-connections',
+    pagination: { mode: 'off' },
+  });
+  const rows = result.data;
+  const editable = rows.some((row) => row.editable);
+  return (
+    <section className="page-section page-narrow">
+      <PageHeader
+        title={t('channel-connections.titles.list')}
+        subtitle={
+          query.isLoading
+            ? undefined
+            : t(editable ? 'channel-connections.intro' : 'channel-connections.introReadOnly')
+        }
+        back={{ to: ROUTES.dashboard, label: t('layout.nav.home') }}
+      />
+      <div className="channel-connection-grid">
+        {rows.map((row) => (
+          <ChannelCard key={row.channel} row={row} onSaved={() => void query.refetch()} />
+        ))}
+      </div>
+    </section>
+  );
+};

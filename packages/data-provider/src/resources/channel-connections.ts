@@ -1,0 +1,41 @@
+import type { TChannelConnection } from '@ccp/schemas';
+import type { CustomParams } from '@refinedev/core';
+
+import { apiData, segment, wholeList } from '../utils/api.ts';
+import { readFilters, rejectSorters } from '../utils/query.ts';
+import type { ResourceHandlers } from './types.ts';
+
+export const CHANNEL_CONNECTIONS_PATH = '/api/v1/channel-connections';
+
+/**
+ * channel-connections: the company's five chat providers (id: the channel key). GET (whole
+ * list), PUT /{channel} {fields} connects and tests, DELETE /{channel} disconnects.
+ */
+export const channelConnectionsResource: ResourceHandlers = {
+  getList: async (params, context) => {
+    rejectSorters('channel-connections', params.sorters);
+    readFilters('channel-connections', params.filters, {});
+    const rows = await apiData<TChannelConnection[]>(context, 'GET', CHANNEL_CONNECTIONS_PATH);
+    return wholeList(rows.map((row) => ({ ...row, id: row.channel })));
+  },
+  update: async (id, variables, context) =>
+    apiData<TChannelConnection>(context, 'PUT', `${CHANNEL_CONNECTIONS_PATH}/${segment(id)}`, {
+      body: { fields: variables.fields },
+    }),
+  deleteOne: async (id, context) =>
+    apiData(context, 'DELETE', `${CHANNEL_CONNECTIONS_PATH}/${segment(id)}`),
+};
+
+type ActionRequest = Pick<CustomParams, 'url' | 'method'>;
+
+export const channelConnectionActionRequests = {
+  /** Tests a connection with its provider; answers the connection. */
+  testChannelConnection: (channel: string) =>
+    ({
+      url: `${CHANNEL_CONNECTIONS_PATH}/${encodeURIComponent(channel)}/test`,
+      method: 'post',
+    }) satisfies ActionRequest,
+  /** Payload `{ redirect_uri }`; answers `{ url }` of Slack's authorize page. */
+  installSlack: () =>
+    ({ url: `${CHANNEL_CONNECTIONS_PATH}/slack/install`, method: 'post' }) satisfies ActionRequest,
+};

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+import { dataEnvelope } from './common.ts';
+import { CHANNEL_KEYS } from './constants.ts';
+import type { TChannelKey } from './constants.ts';
+import { MESSAGES } from './messages.ts';
+
+// A company's connection to each chat provider (issue 16): what an administrator enters on the
+// Channels page, and what everyone sees of it. Secrets are write-only: the API answers which
+// are stored, never their values.
+
+export const CONNECTION_STATUSES = ['not_connected', 'disconnected', 'connected', 'error'] as const;
+export type TConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+export type TConnectionField = {
+  key: string;
+  /** Stored encrypted and never shown again. */
+  secret: boolean;
+  /** Needed to connect (a secret already stored counts). */
+  required: boolean;
+};
+
+const id = (key: string, required = true): TConnectionField => ({ key, secret: false, required });
+const secret = (key: string, required = true): TConnectionField => ({
+  key,
+  secret: true,
+  required,
+});
+
+/** The fields of each provider's connection form, in the provider's own words. */
+export const CONNECTION_FIELDS: Record<TChannelKey, readonly TConnectionField[]> = {
+  slack: [
+    id('client_id', false),
+    secret('client_secret', false),
+    secret('signing_secret'),
+    secret('bot_token'),
+  ],
+  'ms-teams': [id('tenant_id'), id('app_id'), secret('app_password')],
+  whatsapp: [
+    id('business_account_id'),
+    id('phone_number_id'),
+    id('template_name'),
+    secret('access_token'),
+    secret('app_secret'),
+    secret('verify_token'),
+  ],
+  webex: [secret('bot_token'), secret('webhook_secret')],
+  'google-chat': [id('project_number'), secret('service_account_json')],
+};
+
+const FIELD_MAX = 20_000;
+
+/**
+ * The body that connects a provider: its fields as strings. A secret left empty keeps the stored
+ * one, so `storedSecrets` (what the connection has) decides whether a required secret is there.
+ */
+export const connectionInputSchema = (
+  channel: TChannelKey,
+  storedSecrets: readonly string[] = [],
+) =>
+  z.record(z.string(), z.string().max(FIELD_MAX)).superRefine((values, ctx) => {
+    const known = new Set(CONNECTION_FIELDS[channel].map((field) => field.key));
+    for (const key of Object.keys(values)) {
+      if (!known.has(key))
+        ctx.addIssue({ code: 'custom', path: [key], message: MESSAGES.connectionUnknownField });
+    }
+    for (const field of CONNECTION_FIELDS[channel]) {
+      const value = (values[field.key] ?? '').trim();
+      const stored = field.secret && storedSecrets.includes(field.key);
+      if (field.required && value === '' && !stored) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field.key],
+          message: MESSAGES.connectionFieldRequired,
+        });
+      }
+    }
+  });
+
+export const ZConnectionInputSchema = z.object({
+  fields: z.record(z.string(), z.string().max(FIELD_MAX)),
+});
+export type TConnectionInput = z.infer<typeof ZConnectionInputSchema>;
+
+export const ZChannelConnectionSchema = z.object({
+  channel: z.enum(CHANNEL_KEYS),
+  status: z.enum(CONNECTION_STATUSES),
+  /** The provider's ids (administrators only). */
+  provider_ids: z.record(z.string(), z.string()),
+  /** Which secrets are stored (administrators only). */
+  secrets_set: z.array(z.string()),
+  last_error: z.string().nullable(),
+  /** True for administrators: they may connect, test and disconnect. */
+  editable: z.boolean(),
+  /** False while this server has no connector for the provider (lessons are only recorded). */
+  available: z.boolean(),
+  last_tested_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+});
+export type TChannelConnection = z.infer<typeof ZChannelConnectionSchema>;
+
+export const ZChannelConnectionsResponseSchema = dataEnvelope(z.array(ZChannelConnectionSchema));
+export const ZChannelConnectionResponseSchema = dataEnvelope(ZChannelConnectionSchema);
+export const ZSlackInstallResponseSchema = dataEnvelope(z.object({ url: z.string() }));
