@@ -18,6 +18,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { LANGUAGE_NAMES, ROUTES } from '../../config.ts';
 import { changeLanguage } from '../../i18n.ts';
 import { formatDate } from '../../lib/format.ts';
+import { saveFile } from '../../lib/save-file.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { showFieldErrors } from '../../lib/use-schema-form.ts';
 import { useSchemaRules } from './use-schema-rules.ts';
@@ -123,12 +124,7 @@ const PasswordCard = () => {
 /** The codes as a text file to keep. */
 const downloadCodes = (codes: string[], title: string) => {
   const blob = new Blob([`${title}\n\n${codes.join('\n')}\n`], { type: 'text/plain' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'ccp-recovery-codes.txt';
-  link.click();
-  URL.revokeObjectURL(url);
+  saveFile(blob, 'ccp-recovery-codes.txt');
 };
 
 /** Recovery codes (how many remain, new ones with a fresh code) and re-enrolling the app. */

@@ -10,7 +10,8 @@ import { useLocation, useParams } from 'react-router';
 import { ButtonLink } from '../../components/button-link.tsx';
 import { ROUTES } from '../../config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { downloadErrorOf, fileOf, saveFile } from './download.ts';
+import { saveFile } from '../../lib/save-file.ts';
+import { downloadErrorOf, fileOf } from './download.ts';
 import type { TDownloadError } from './download.ts';
 
 /**

@@ -22,6 +22,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ROUTES } from '../../config.ts';
 import { formatBytes } from '../../lib/format.ts';
+import { saveFile } from '../../lib/save-file.ts';
 import { describeMessage } from '../../lib/messages.ts';
 import { translateMessage } from '../../lib/translate-message.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -43,16 +44,11 @@ const fileProblem = (file: File): string | null => {
   return null;
 };
 
-const downloadTemplate = () => {
-  const url = URL.createObjectURL(
+const downloadTemplate = () =>
+  saveFile(
     new Blob([`${IMPORT_TEMPLATE_HEADER}\r\n`], { type: 'text/csv;charset=utf-8' }),
+    'learners-import-template.csv',
   );
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'learners-import-template.csv';
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-};
 
 type TUpload = { sent: number; total: number };
 

@@ -9,18 +9,10 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../../components/button-link.tsx';
 import { ROUTES } from '../../../config.ts';
 import { formatNumber } from '../../../lib/format.ts';
+import { saveFile } from '../../../lib/save-file.ts';
 
 /** How often a running job is asked for its progress. */
 export const IMPORT_POLL_MS = 1000;
-
-const saveText = (text: string, fileName: string) => {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-};
 
 type Props = { jobUuid: string; onAnother: () => void };
 
@@ -58,7 +50,10 @@ export const JobProgress = ({ jobUuid, onAnother }: Props) => {
       id: job.uuid,
       meta: { part: 'errors' },
     });
-    saveText(report.data.csv, job.file_name.replace(/\.[^.]+$/, '') + '-errors.csv');
+    saveFile(
+      new Blob([report.data.csv], { type: 'text/csv;charset=utf-8' }),
+      job.file_name.replace(/\.[^.]+$/, '') + '-errors.csv',
+    );
   };
   const cancel = () =>
     custom(
