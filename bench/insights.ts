@@ -25,6 +25,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const OUT = path.join(REPO, 'bench/out/insights');
 const WEB = path.join(REPO, 'apps/web');
 const CHARTS_SOURCE = 'src/pages/analytics/components/charts.tsx';
+const TRACE = process.env.BENCH_TRACE === '1';
 const OTHER_ROUTES = ['/dashboard', '/learners', '/courses/create', '/courses/import', '/faq'];
 
 // Runs in the page from its first script: when the cards show figures, when the charts drew.
@@ -60,6 +61,24 @@ const scriptsOf = (page: Page) => {
     if (request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
   });
   return scripts;
+};
+
+// BENCH_TRACE=1: every script and API call of the load, from navigation start (ms).
+const printWaterfall = async (page: Page) => {
+  const entries = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((entry) => ({
+      name: entry.name,
+      start: entry.startTime,
+      end: (entry as PerformanceResourceTiming).responseEnd,
+    })),
+  );
+  const lines = entries
+    .filter((entry) => !/\.(css|woff2?|png|svg)$/.test(new URL(entry.name).pathname))
+    .map(
+      (entry) =>
+        `  ${entry.start.toFixed(0).padStart(5)}–${entry.end.toFixed(0).padEnd(5)} ${new URL(entry.name).pathname}${new URL(entry.name).search}`,
+    );
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 };
 
 const main = async () => {
@@ -134,6 +153,7 @@ const main = async () => {
           undefined,
           { polling: 'raf', timeout: 60_000 },
         );
+        if (TRACE) await printWaterfall(page);
         return (await times.jsonValue()) as { cards: number; charts: number };
       } finally {
         await context.close();

@@ -6,7 +6,7 @@ import { ROUTES } from './config.ts';
 import { initI18n } from './i18n.ts';
 import { safeReturnPath } from './lib/guards.ts';
 import { preloadFor } from './pages/loaders.ts';
-import { hasStoredTokens } from './providers/lazy.ts';
+import { hasStoredTokens, loadProviders } from './providers/lazy.ts';
 import './styles.css';
 
 const element = document.getElementById('root');
@@ -34,6 +34,7 @@ const startApp = async () => {
 const prepareSignedIn = () => {
   // A failure here shows when the app is needed (startApp).
   loadApp().catch(() => undefined);
+  loadProviders().catch(() => undefined);
   const target = safeReturnPath(new URLSearchParams(window.location.search).get('to'));
   preloadFor(new URL(target ?? ROUTES.dashboard, window.location.origin).pathname, true);
 };
@@ -46,6 +47,9 @@ const signInFirst = window.location.pathname === ROUTES.login && !signedIn;
 if (!signInFirst) {
   preloadFor(window.location.pathname, signedIn);
   void loadApp();
+  // Signed in, the first thing the app asks is who the user is: the client loads alongside the
+  // app instead of after its first render.
+  if (signedIn) loadProviders().catch(() => undefined);
 }
 
 // The texts of the chosen language load before the first render, so nothing flashes in English.
