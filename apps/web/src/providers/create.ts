@@ -37,6 +37,7 @@ export const createProviders = () => {
     },
   });
   const session = createSession(client, { classroomChoice: classroomChoiceStore });
+  warmSession(client, session);
   exposeForDebugging(client);
   return {
     client,
@@ -49,6 +50,23 @@ export const createProviders = () => {
     data: dataProvider(client, { session }),
     signInFailures,
   };
+};
+
+/**
+ * Signed in, every first screen needs the user and their classrooms: asked for as soon as the
+ * client exists (main.tsx loads it alongside the app), so they are known by the app's first render
+ * instead of being asked after it. The session keeps them; a failure is simply asked again (and
+ * shown) by the app's own first call.
+ */
+const warmSession = (
+  client: ReturnType<typeof createHttpClient>,
+  session: ReturnType<typeof createSession>,
+) => {
+  if (!client.tokens.get()) return;
+  session
+    .identity()
+    .then(() => session.classrooms())
+    .catch(() => undefined);
 };
 
 const DEBUG_STORAGE_KEY = 'ccp.debug';
