@@ -1,11 +1,15 @@
 import { useEffect, useId, useState } from 'react';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import {
+  NoticeCard,
+  PlainField,
+  StepCard,
+  useStepSubmit,
+} from '../../components/plain/auth-card.tsx';
 import { PlainAlert, PlainInput, PlainPassword } from '../../components/plain/controls.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { loadProviders } from '../../providers/lazy.ts';
-import { StepCard } from '../login/index.tsx';
 import { linkToken, useFailureText } from '../password-reset/index.tsx';
 
 type TPreview = { email: string; company_name: string; role: 'admin' | 'creator' };
@@ -31,8 +35,7 @@ export const InvitationPage = ({ onJoined }: Props) => {
   const [password, setPassword] = useState('');
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
-  const [missing, setMissing] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { missing, busy, submitWith } = useStepSubmit();
 
   useEffect(() => {
     if (!token) return;
@@ -45,17 +48,13 @@ export const InvitationPage = ({ onJoined }: Props) => {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the token does not change
   }, [token]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    setFields({});
-    if (!first.trim() || !last.trim() || !password) {
-      setMissing(true);
-      return;
-    }
-    setMissing(false);
-    setBusy(true);
-    try {
+  const submit = submitWith({
+    reset: () => {
+      setError(null);
+      setFields({});
+    },
+    complete: () => Boolean(first.trim() && last.trim() && password),
+    run: async () => {
       const { auth } = await loadProviders();
       const result = await auth.acceptInvitation({
         token,
@@ -70,19 +69,14 @@ export const InvitationPage = ({ onJoined }: Props) => {
       const text = failureText(result.error);
       setFields(text.fields);
       if (Object.keys(text.fields).length === 0) setError(text.message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   if (linkError && !preview) {
     return (
-      <section className="auth-card" aria-labelledby={`${id}-invalid`}>
-        <h1 id={`${id}-invalid`} className="auth-title">
-          {t('pages.invitation.title')}
-        </h1>
+      <NoticeCard title={t('pages.invitation.title')}>
         <PlainAlert type="error">{linkError}</PlainAlert>
-      </section>
+      </NoticeCard>
     );
   }
 
@@ -104,8 +98,11 @@ export const InvitationPage = ({ onJoined }: Props) => {
     >
       {preview && (
         <>
-          <div className="field">
-            <label htmlFor={`${id}-first`}>{t('pages.invitation.firstName')}</label>
+          <PlainField
+            id={`${id}-first`}
+            label={t('pages.invitation.firstName')}
+            error={fields.first_name}
+          >
             <PlainInput
               id={`${id}-first`}
               value={first}
@@ -114,10 +111,12 @@ export const InvitationPage = ({ onJoined }: Props) => {
               autoFocus
               invalid={!!fields.first_name}
             />
-            {fields.first_name && <PlainAlert type="error">{fields.first_name}</PlainAlert>}
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-last`}>{t('pages.invitation.lastName')}</label>
+          </PlainField>
+          <PlainField
+            id={`${id}-last`}
+            label={t('pages.invitation.lastName')}
+            error={fields.last_name}
+          >
             <PlainInput
               id={`${id}-last`}
               value={last}
@@ -125,10 +124,13 @@ export const InvitationPage = ({ onJoined }: Props) => {
               autoComplete="family-name"
               invalid={!!fields.last_name}
             />
-            {fields.last_name && <PlainAlert type="error">{fields.last_name}</PlainAlert>}
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-password`}>{t('pages.reset.password')}</label>
+          </PlainField>
+          <PlainField
+            id={`${id}-password`}
+            label={t('pages.reset.password')}
+            error={fields.password}
+            help={t('pages.reset.rules')}
+          >
             <PlainPassword
               id={`${id}-password`}
               value={password}
@@ -136,12 +138,7 @@ export const InvitationPage = ({ onJoined }: Props) => {
               autoComplete="new-password"
               invalid={!!fields.password}
             />
-            {fields.password ? (
-              <PlainAlert type="error">{fields.password}</PlainAlert>
-            ) : (
-              <p className="field-help">{t('pages.reset.rules')}</p>
-            )}
-          </div>
+          </PlainField>
         </>
       )}
     </StepCard>

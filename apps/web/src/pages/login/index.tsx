@@ -1,7 +1,12 @@
 import { useId, useState } from 'react';
-import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import {
+  NoticeCard,
+  PlainField,
+  StepCard,
+  useStepSubmit,
+} from '../../components/plain/auth-card.tsx';
 import {
   PlainAlert,
   PlainButton,
@@ -17,54 +22,6 @@ type TFailure = 'invalidCredentials' | 'otpInvalid' | null;
 
 // Warm the client up once the user types (not on the autofocus: /login must load it lazily).
 const preload = () => void loadProviders();
-
-type StepCardProps = {
-  title: string;
-  intro: string;
-  onSubmit: (event: FormEvent) => Promise<void>;
-  /** The step's failure, shown under its fields. */
-  error: string | null;
-  /** A field was left empty. */
-  missing: boolean;
-  busy: boolean;
-  submit: string;
-  /** Below the form (the way back from the code step). */
-  after?: ReactNode;
-  children: ReactNode;
-};
-
-/** One sign-in step: its title, intro and fields, what went wrong, and its submit button. */
-export const StepCard = ({
-  title,
-  intro,
-  onSubmit,
-  error,
-  missing,
-  busy,
-  submit,
-  after,
-  children,
-}: StepCardProps) => {
-  const { t } = useTranslation();
-  const id = useId();
-  return (
-    <section className="auth-card" aria-labelledby={`${id}-title`}>
-      <h1 id={`${id}-title`} className="auth-title">
-        {title}
-      </h1>
-      <p className="auth-intro">{intro}</p>
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
-        {children}
-        {error !== null && <PlainAlert type="error">{error}</PlainAlert>}
-        {missing && <PlainAlert type="warning">{t('validation.required')}</PlainAlert>}
-        <PlainButton type="submit" block loading={busy}>
-          {submit}
-        </PlainButton>
-      </form>
-      {after}
-    </section>
-  );
-};
 
 type Props = {
   /** Signed in (or signed in without 2FA yet): whoever shows the page moves on (the guards). */
@@ -91,20 +48,14 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
   const [code, setCode] = useState('');
   const [remaining, setRemaining] = useState(0);
   const [failure, setFailure] = useState<TFailure>(null);
-  const [missing, setMissing] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { missing, setMissing, busy, submitWith } = useStepSubmit();
+  const reset = () => setFailure(null);
   usePageTitle(step === 'otp' ? t('pages.login.otp.title') : t('pages.login.title'));
 
-  const submitCredentials = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    if (!email.trim() || !password) {
-      setMissing(true);
-      return;
-    }
-    setMissing(false);
-    setBusy(true);
-    try {
+  const submitCredentials = submitWith({
+    reset,
+    complete: () => Boolean(email.trim() && password),
+    run: async () => {
       const { auth, signInFailures } = await loadProviders();
       const result = await auth.passwordStep({ email: email.trim(), password });
       if (!result.success) {
@@ -118,21 +69,24 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
       }
       onCredentialsAccepted?.();
       setStep('otp');
-    } finally {
-      setBusy(false);
+    },
+  });
+
+  // A wrong code empties the field; an expired first step starts over.
+  const codeRejected = (invalidOtp: boolean, redirectTo: string | undefined) => {
+    if (invalidOtp) {
+      setFailure('otpInvalid');
+      setCode('');
+    } else if (redirectTo === ROUTES.login) {
+      // The first step expired (or was never done here): start again.
+      setStep('credentials');
     }
   };
 
-  const submitCode = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    if (!code.trim()) {
-      setMissing(true);
-      return;
-    }
-    setMissing(false);
-    setBusy(true);
-    try {
+  const submitCode = submitWith({
+    reset,
+    complete: () => Boolean(code.trim()),
+    run: async () => {
       const { auth, signInFailures } = await loadProviders();
       const result = await auth.login({ code: code.trim() });
       if (result.success) {
@@ -140,28 +94,14 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
         await onSignedIn();
         return;
       }
-      if (signInFailures.invalidOtp(result.error)) {
-        setFailure('otpInvalid');
-        setCode('');
-      } else if (result.redirectTo === ROUTES.login) {
-        // The first step expired (or was never done here): start again.
-        setStep('credentials');
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+      codeRejected(signInFailures.invalidOtp(result.error), result.redirectTo);
+    },
+  });
 
-  const submitRecovery = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    if (!code.trim()) {
-      setMissing(true);
-      return;
-    }
-    setMissing(false);
-    setBusy(true);
-    try {
+  const submitRecovery = submitWith({
+    reset,
+    complete: () => Boolean(code.trim()),
+    run: async () => {
       const { auth, signInFailures } = await loadProviders();
       const result = await auth.recoveryCodeLogin(code.trim());
       if (result.success) {
@@ -174,16 +114,9 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
         await onSignedIn();
         return;
       }
-      if (signInFailures.invalidOtp(result.error)) {
-        setFailure('otpInvalid');
-        setCode('');
-      } else if (result.redirectTo === ROUTES.login) {
-        setStep('credentials');
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+      codeRejected(signInFailures.invalidOtp(result.error), result.redirectTo);
+    },
+  });
 
   const switchTo = (next: TStep) => {
     setFailure(null);
@@ -204,17 +137,14 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
 
   if (step === 'recoveryLow') {
     return (
-      <section className="auth-card" aria-labelledby={`${id}-low`}>
-        <h1 id={`${id}-low`} className="auth-title">
-          {t('pages.login.recovery.lowTitle')}
-        </h1>
+      <NoticeCard title={t('pages.login.recovery.lowTitle')}>
         <PlainAlert type="warning">
           {t('pages.login.recovery.low', { count: remaining })}
         </PlainAlert>
         <PlainButton type="button" block onClick={() => void onSignedIn()}>
           {t('pages.login.recovery.continue')}
         </PlainButton>
-      </section>
+      </NoticeCard>
     );
   }
 
@@ -234,8 +164,7 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
           </PlainButton>
         }
       >
-        <div className="field">
-          <label htmlFor={`${id}-recovery`}>{t('pages.login.recovery.code')}</label>
+        <PlainField id={`${id}-recovery`} label={t('pages.login.recovery.code')}>
           <PlainInput
             id={`${id}-recovery`}
             value={code}
@@ -246,7 +175,7 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
             autoFocus
             invalid={failure === 'otpInvalid'}
           />
-        </div>
+        </PlainField>
       </StepCard>
     );
   }
@@ -272,8 +201,7 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
           </div>
         }
       >
-        <div className="field">
-          <label htmlFor={`${id}-code`}>{t('pages.login.otp.code')}</label>
+        <PlainField id={`${id}-code`} label={t('pages.login.otp.code')}>
           <PlainInput
             id={`${id}-code`}
             value={code}
@@ -284,7 +212,7 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
             autoFocus
             invalid={failure === 'otpInvalid'}
           />
-        </div>
+        </PlainField>
       </StepCard>
     );
   }
@@ -299,8 +227,7 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
       busy={busy}
       submit={t('pages.login.submit')}
     >
-      <div className="field">
-        <label htmlFor={`${id}-email`}>{t('pages.login.email')}</label>
+      <PlainField id={`${id}-email`} label={t('pages.login.email')}>
         <PlainInput
           id={`${id}-email`}
           type="email"
@@ -313,14 +240,16 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
           autoFocus
           invalid={step1Error !== null}
         />
-      </div>
-      <div className="field">
-        <div className="field-label-row">
-          <label htmlFor={`${id}-password`}>{t('pages.login.password')}</label>
+      </PlainField>
+      <PlainField
+        id={`${id}-password`}
+        label={t('pages.login.password')}
+        labelExtra={
           <a className="forgot-link" href={ROUTES.forgotPassword}>
             {t('pages.login.forgotPassword')}
           </a>
-        </div>
+        }
+      >
         <PlainPassword
           id={`${id}-password`}
           value={password}
@@ -331,7 +260,7 @@ export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
           autoComplete="current-password"
           invalid={step1Error !== null}
         />
-      </div>
+      </PlainField>
     </StepCard>
   );
 };

@@ -1,14 +1,18 @@
 import { useId, useState } from 'react';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import {
+  NoticeCard,
+  PlainField,
+  StepCard,
+  useStepSubmit,
+} from '../../components/plain/auth-card.tsx';
 import { PlainAlert, PlainInput, PlainPassword } from '../../components/plain/controls.tsx';
 import { ROUTES } from '../../config.ts';
 import { describeMessage } from '../../lib/messages.ts';
 import { translateMessage } from '../../lib/translate-message.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { loadProviders } from '../../providers/lazy.ts';
-import { StepCard } from '../login/index.tsx';
 
 /** The token of an e-mail link: in the fragment (`#token=…`), which never reaches a server. */
 export const linkToken = (): string =>
@@ -39,39 +43,27 @@ export const ForgotPasswordPage = () => {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [missing, setMissing] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { missing, busy, submitWith } = useStepSubmit();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    if (!email.trim()) {
-      setMissing(true);
-      return;
-    }
-    setMissing(false);
-    setBusy(true);
-    try {
+  const submit = submitWith({
+    reset: () => setError(null),
+    complete: () => Boolean(email.trim()),
+    run: async () => {
       const { auth } = await loadProviders();
       const result = await auth.forgotPassword({ email: email.trim() });
       if (result.success) setSent(true);
       else setError(failureText(result.error).fields.email ?? failureText(result.error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   if (sent) {
     return (
-      <section className="auth-card" aria-labelledby={`${id}-sent`}>
-        <h1 id={`${id}-sent`} className="auth-title">
-          {t('pages.forgot.sentTitle')}
-        </h1>
+      <NoticeCard title={t('pages.forgot.sentTitle')}>
         <p className="auth-intro">{t('pages.forgot.sent', { email: email.trim() })}</p>
         <a className="auth-back" href={ROUTES.login}>
           {t('pages.forgot.back')}
         </a>
-      </section>
+      </NoticeCard>
     );
   }
   return (
@@ -89,8 +81,7 @@ export const ForgotPasswordPage = () => {
         </a>
       }
     >
-      <div className="field">
-        <label htmlFor={`${id}-email`}>{t('pages.login.email')}</label>
+      <PlainField id={`${id}-email`} label={t('pages.login.email')}>
         <PlainInput
           id={`${id}-email`}
           type="email"
@@ -100,7 +91,7 @@ export const ForgotPasswordPage = () => {
           autoFocus
           invalid={error !== null}
         />
-      </div>
+      </PlainField>
     </StepCard>
   );
 };
@@ -116,23 +107,16 @@ export const ResetPasswordPage = () => {
   const [repeat, setRepeat] = useState('');
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [missing, setMissing] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { missing, busy, submitWith } = useStepSubmit();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    if (!password || !repeat) {
-      setMissing(true);
-      return;
-    }
-    setMissing(false);
-    if (password !== repeat) {
-      setError(t('pages.reset.mismatch'));
-      return;
-    }
-    setBusy(true);
-    try {
+  const submit = submitWith({
+    reset: () => setError(null),
+    complete: () => Boolean(password && repeat),
+    run: async () => {
+      if (password !== repeat) {
+        setError(t('pages.reset.mismatch'));
+        return;
+      }
       const { auth } = await loadProviders();
       const result = await auth.updatePassword({ token, password });
       if (result.success) setDone(true);
@@ -140,22 +124,17 @@ export const ResetPasswordPage = () => {
         const text = failureText(result.error);
         setError(text.fields.password ?? text.message);
       }
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   if (done) {
     return (
-      <section className="auth-card" aria-labelledby={`${id}-done`}>
-        <h1 id={`${id}-done`} className="auth-title">
-          {t('pages.reset.doneTitle')}
-        </h1>
+      <NoticeCard title={t('pages.reset.doneTitle')}>
         <p className="auth-intro">{t('pages.reset.done')}</p>
         <a className="auth-back" href={ROUTES.login}>
           {t('pages.reset.signIn')}
         </a>
-      </section>
+      </NoticeCard>
     );
   }
   return (
@@ -174,8 +153,11 @@ export const ResetPasswordPage = () => {
       }
     >
       {!token && <PlainAlert type="error">{t('validation.linkInvalid')}</PlainAlert>}
-      <div className="field">
-        <label htmlFor={`${id}-password`}>{t('pages.reset.password')}</label>
+      <PlainField
+        id={`${id}-password`}
+        label={t('pages.reset.password')}
+        help={t('pages.reset.rules')}
+      >
         <PlainPassword
           id={`${id}-password`}
           value={password}
@@ -184,17 +166,15 @@ export const ResetPasswordPage = () => {
           autoFocus
           invalid={error !== null}
         />
-        <p className="field-help">{t('pages.reset.rules')}</p>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-repeat`}>{t('pages.reset.repeat')}</label>
+      </PlainField>
+      <PlainField id={`${id}-repeat`} label={t('pages.reset.repeat')}>
         <PlainPassword
           id={`${id}-repeat`}
           value={repeat}
           onChange={(event) => setRepeat(event.target.value)}
           autoComplete="new-password"
         />
-      </div>
+      </PlainField>
     </StepCard>
   );
 };
