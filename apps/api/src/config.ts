@@ -6,16 +6,20 @@ import { databaseConfigFromEnv } from './db/index.ts';
 import { channelSettingsFromEnv } from './delivery/channel-settings.ts';
 import type { ChannelSettings } from './delivery/channel-settings.ts';
 import type { DatabaseConfig } from './db/index.ts';
+import { storageConfigFromEnv } from './storage/storage-config.ts';
+import type { StorageConfig } from './storage/storage-config.ts';
 
 export type ServerConfig = {
   host: string;
   port: number;
+  /** CCP_DATA_DIR: this server's own folder (the SQLite database, scratch files under tmp/). */
   dataDir: string;
   /**
-   * CCP_FILES_DIR: where uploads, import files, error reports and exports live; default the data
-   * dir. Several servers on one PostgreSQL point it at one shared filesystem (docs/ARCHITECTURE.md).
+   * Where uploads, import files, error reports, exports and covers live: CCP_STORAGE_URL
+   * (S3-compatible object storage), else the folder CCP_FILES_DIR, else the data dir. Several
+   * servers on one PostgreSQL share one of the first two (docs/ARCHITECTURE.md).
    */
-  filesDir: string;
+  storage: StorageConfig;
   database: DatabaseConfig;
   seed: 'demo' | 'none';
   demoTotpSecret: string;
@@ -67,7 +71,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     host: env.HOST ?? '127.0.0.1',
     port: positiveInt(env.PORT, 8080, 'PORT'),
     dataDir,
-    filesDir: env.CCP_FILES_DIR ? path.resolve(env.CCP_FILES_DIR) : dataDir,
+    storage: storageConfigFromEnv(env, dataDir),
     database: databaseConfigFromEnv(env, dataDir),
     seed,
     demoTotpSecret: env.CCP_DEMO_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXP',
