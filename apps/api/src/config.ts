@@ -30,6 +30,8 @@ export type ServerConfig = {
   mail: { smtpUrl: string | undefined; from: string | undefined };
   /** CCP_JOB_LEASE_SECONDS: a running job silent this long is taken over by another server. */
   jobLeaseSeconds: number;
+  /** CCP_SCHEDULER_TICK_SECONDS: how often the delivery scheduler looks for due lessons. */
+  schedulerTickSeconds: number;
   /** OPENAI_* settings of the AI transformer and translator. */
   ai: TAiSettings;
   /** CCP_METRICS_TOKEN: the bearer a Prometheus scrape of /metrics must send. */
@@ -80,6 +82,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     trustProxy: ['1', 'true', 'yes'].includes((env.CCP_TRUST_PROXY ?? '').toLowerCase()),
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || undefined },
     jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
+    schedulerTickSeconds: positiveInt(
+      env.CCP_SCHEDULER_TICK_SECONDS,
+      60,
+      'CCP_SCHEDULER_TICK_SECONDS',
+    ),
     ai: aiSettingsFromEnv(env),
     metricsToken: env.CCP_METRICS_TOKEN || undefined,
     publicUrl: publicUrlOf(env),

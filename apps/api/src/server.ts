@@ -49,7 +49,7 @@ const main = async () => {
   }
 
   const stopPurge = schedulePurge(app);
-  const stopScheduler = startScheduler(app);
+  const stopScheduler = startScheduler(app, config.schedulerTickSeconds * 1000);
   const jobRunner = startJobRunner(app, { leaseMs: config.jobLeaseSeconds * 1000 });
   let closing = false;
   const shutdown = (signal: string) => {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { createLocalFileStore, openFileStore } from '../../src/storage/index.ts';
 import type { FileStore } from '../../src/storage/index.ts';
-import { parseStorageUrl } from '../../src/storage/storage-config.ts';
+import { parseStorageUrl, storageConfigFromEnv } from '../../src/storage/storage-config.ts';
 import { startFakeS3 } from '../fakes/s3.ts';
 
 // The two file stores keep the same promises: what is put is read back whole or by range,
@@ -138,6 +138,15 @@ describe('file store: S3 bucket', () => {
       forcePathStyle: false,
     });
     expect(() => parseStorageUrl('s3://ccp-files', {})).toThrow('needs the bucket region');
+    // Unset: the shared folder CCP_FILES_DIR, else the data dir.
+    expect(storageConfigFromEnv({}, '/srv/ccp/data')).toEqual({
+      kind: 'local',
+      root: '/srv/ccp/data',
+    });
+    expect(storageConfigFromEnv({ CCP_FILES_DIR: '/mnt/ccp' }, '/srv/ccp/data')).toEqual({
+      kind: 'local',
+      root: '/mnt/ccp',
+    });
     expect(() => parseStorageUrl('s3://AK:SK@ccp-files?region=x', {})).toThrow(
       'must not hold credentials',
     );
