@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/index.ts';
 import { localizeReason } from '../i18n/messages.ts';
 import { isoNow } from '../lib/clock.ts';
+import { gcEveryRows } from '../lib/gc.ts';
 import { JobFailure, JobInterrupted } from '../jobs/types.ts';
 import type { JobContext, JobHandler } from '../jobs/types.ts';
 import { listExists } from '../learners/learners-lists-repository.ts';
@@ -214,6 +215,8 @@ const runImport = async (context: JobContext) => {
   );
   const restoreCheckpoints =
     app.dialect === 'sqlite' && !options.dry_run ? await deferCheckpoints(app.db) : null;
+  // Each committed batch's garbage is collected every IMPORT_GC_ROWS rows (lib/gc.ts).
+  const collect = gcEveryRows();
   try {
     const batches = importBatches({
       path: input.path,
@@ -232,6 +235,7 @@ const runImport = async (context: JobContext) => {
       async (planned) => {
         const step = { options, target, planLimit, report, counters };
         counters = await commitPlannedBatch(context, step, planned);
+        collect(planned.delta.processed_rows);
         // Let requests in between batches (SQLite work is synchronous).
         await yieldToEventLoop();
       },
