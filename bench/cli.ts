@@ -11,7 +11,6 @@
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
-  createWriteStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -20,7 +19,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -28,9 +27,8 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../apps/api/src/app.ts';
 import { createDatabase } from '../apps/api/src/db/index.ts';
 import { warmUpImportWorker } from '../apps/api/src/imports/batches.ts';
-import { newUuid } from '../apps/api/src/lib/ids.ts';
-import { issueTokenPair } from '../apps/api/src/lib/tokens.ts';
 import { startJobRunner } from '../apps/api/src/jobs/runner.ts';
+import { loadAverage, seedBenchAccount, writeLearnersCsv } from './lib/server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CCP = path.join(ROOT, 'apps/cli/bin/ccp.js');
@@ -45,10 +43,7 @@ const { values, positionals } = parseArgs({
   },
 });
 
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
+const load = loadAverage;
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 
 const build = () =>
@@ -101,73 +96,19 @@ const startup = () => {
   if (ratio > 2) process.exitCode = 1;
 };
 
-const FIRST = ['Giulia', 'Marco', 'Zoë', 'Jürgen', 'Ana', 'Seán', 'Chloé', 'Luca', 'Émilie', 'Ada'];
-const LAST = ['Rossi', 'Müller', "O'Brien", 'García', 'Bianchi', 'Dubois', 'Novák', 'Esposito'];
-const CHANNELS = ['slack', 'ms-teams', '"slack,whatsapp"', 'webex', 'google-chat', 'whatsapp'];
-
-/** Learner rows as bench/import.ts writes them: accents, a quoted cell, a third with phones. */
-const generate = async (file: string, { rows, bytes }: { rows?: number; bytes?: number }) => {
-  const out = createWriteStream(file, { highWaterMark: 1 << 20 });
-  out.write('first_name,last_name,email,phone,channels,locale\n');
-  let written = 0;
-  for (let n = 0; rows !== undefined ? n < rows : written < bytes!; n += 1) {
-    const channels = CHANNELS[n % CHANNELS.length]!;
-    const phone = channels.includes('whatsapp')
-      ? `+39 333 ${String(1_000_000 + (n % 8_999_999))}`
-      : '';
-    const line = `${FIRST[n % FIRST.length]},${LAST[n % LAST.length]},learner${n}@example.org,${phone},${channels},${['en', 'it', 'de'][n % 3]}\n`;
-    written += Buffer.byteLength(line);
-    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve, reject) =>
-    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-  );
-};
-
 const importBench = async () => {
   build();
   const rows = Number(values.rows);
   const dir = mkdtempSync(path.join(tmpdir(), 'ccp-bench-cli-import-'));
   const file = path.join(dir, 'learners.csv');
-  await generate(file, { rows });
+  await writeLearnersCsv(file, { rows });
   const app = await buildApp({
     database: createDatabase({ dialect: 'sqlite', file: path.join(dir, 'ccp.sqlite') }),
     dataDir: dir,
     logger: false,
     webDist: false,
   });
-  const now = new Date().toISOString();
-  const companyUuid = newUuid();
-  const userUuid = newUuid();
-  await app.db
-    .insertInto('companies')
-    .values({ uuid: companyUuid, name: 'Bench', plan_key: 'enterprise', created_at: now })
-    .execute();
-  await app.db
-    .insertInto('users')
-    .values({
-      uuid: userUuid,
-      company_uuid: companyUuid,
-      email: 'bench@example.test',
-      password_hash: 'x',
-      first_name: 'Bench',
-      last_name: 'User',
-      avatar: null,
-      locale: 'en',
-      is_admin: 1,
-      is_2fa_enabled: 1,
-      totp_secret: null,
-      totp_pending_secret: null,
-      totp_last_step: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const tokens = await issueTokenPair(
-    { db: app.db, clock: app.clock, settings: app.authSettings },
-    userUuid,
-    'full',
-  );
+  const { tokens } = await seedBenchAccount(app, { twoFactor: true });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const runner = startJobRunner(app, { pollMs: 50 });
   await warmUpImportWorker();
@@ -240,7 +181,7 @@ const dryRunBench = async () => {
   const file = path.join(OUT, `learners-${values.mb}mb.csv`);
   if (!existsSync(file) || statSync(file).size < target) {
     process.stdout.write(`generating ${file} (${values.mb} MB)…\n`);
-    await generate(file, { bytes: target });
+    await writeLearnersCsv(file, { bytes: target });
   }
   const loadBefore = load();
   const start = performance.now();

@@ -11,14 +11,7 @@
 // --postgres on this machine it also prints the CPU the database's backends used meanwhile
 // (db_cpu_s): the server shares the cores with the API.
 
-import {
-  createWriteStream,
-  mkdtempSync,
-  openAsBlob,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,9 +22,15 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { createDatabase } from '../apps/api/src/db/index.ts';
 import type { DatabaseConfig, Db } from '../apps/api/src/db/index.ts';
 import { newUuid } from '../apps/api/src/lib/ids.ts';
-import { issueTokenPair } from '../apps/api/src/lib/tokens.ts';
 import { stopImportWorker, warmUpImportWorker } from '../apps/api/src/imports/batches.ts';
 import { startJobRunner } from '../apps/api/src/jobs/runner.ts';
+import {
+  procCpuSeconds,
+  seedBenchAccount,
+  uploadImport,
+  waitForImport,
+  writeLearnersCsv,
+} from './lib/server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,45 +43,22 @@ const { values } = parseArgs({
 });
 const rows = Number(values.rows);
 
-const FIRST = ['Giulia', 'Marco', 'Zoë', 'Jürgen', 'Ana', 'Seán', 'Chloé', 'Luca', 'Émilie', 'Ada'];
-const LAST = ['Rossi', 'Müller', "O'Brien", 'García', 'Bianchi', 'Dubois', 'Novák', 'Esposito'];
-const CHANNELS = ['slack', 'ms-teams', '"slack,whatsapp"', 'webex', 'google-chat', 'whatsapp'];
-const LOCALES = ['en', 'it', 'de'];
-
-/** A learner-like CSV: accents, a quoted multi-channel cell, a third with phones. */
-const generate = async (file: string, count: number) => {
-  const out = createWriteStream(file, { highWaterMark: 1 << 20 });
-  out.write('first_name,last_name,email,phone,channels,locale\n');
-  for (let n = 0; n < count; n += 1) {
-    const channels = CHANNELS[n % CHANNELS.length]!;
-    const needsPhone = channels.includes('whatsapp');
-    const line = `${FIRST[n % FIRST.length]},${LAST[n % LAST.length]},learner${n}@example.org,${needsPhone ? `+39 333 ${String(1_000_000 + n)}` : ''},${channels},${LOCALES[n % 3]}\n`;
-    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve, reject) =>
-    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-  );
-};
-
 /**
- * CPU ticks (1/100 s) used so far by each backend of the database, read from /proc: only for a
- * server on this machine (others answer nothing).
+ * CPU seconds used so far by each backend of the database, read from /proc: only for a server
+ * on this machine (others answer nothing).
  */
-const backendTicks = async (db: Db): Promise<Map<number, number>> => {
+const backendCpu = async (db: Db): Promise<Map<number, number>> => {
   const { rows: backends } = await sql<{ pid: number }>`
     select pid from pg_stat_activity where datname = current_database()`.execute(db);
-  const ticks = new Map<number, number>();
+  const seconds = new Map<number, number>();
   for (const { pid } of backends) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Fields after the command: state is the first, utime the 12th and stime the 13th.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      seconds.set(pid, procCpuSeconds(pid));
     } catch {
       // Not on this machine, or the backend exited.
     }
   }
-  return ticks;
+  return seconds;
 };
 
 const main = async () => {
@@ -99,7 +75,7 @@ const main = async () => {
   }
 
   const genStart = performance.now();
-  await generate(file, rows);
+  await writeLearnersCsv(file, { rows });
   const bytes = statSync(file).size;
   process.stdout.write(
     `generated ${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - genStart) / 1000).toFixed(2)} s\n`,
@@ -107,40 +83,10 @@ const main = async () => {
 
   const handle = createDatabase(database);
   const app = await buildApp({ database: handle, dataDir: dir, logger: false });
-  const now = new Date().toISOString();
-  const companyUuid = newUuid();
-  const userUuid = newUuid();
-  await app.db
-    .insertInto('companies')
-    .values({ uuid: companyUuid, name: 'Bench', plan_key: 'enterprise', created_at: now })
-    .execute();
-  await app.db
-    .insertInto('users')
-    .values({
-      uuid: userUuid,
-      company_uuid: companyUuid,
-      email: 'bench@example.test',
-      password_hash: 'x',
-      first_name: 'Bench',
-      last_name: 'User',
-      avatar: null,
-      locale: 'en',
-      is_admin: 1,
-      is_2fa_enabled: 0,
-      totp_secret: null,
-      totp_pending_secret: null,
-      totp_last_step: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const tokens = await issueTokenPair(
-    { db: app.db, clock: app.clock, settings: app.authSettings },
-    userUuid,
-    'full',
-  );
+  const { companyUuid, tokens } = await seedBenchAccount(app);
   const listUuid = values.list ? newUuid() : null;
   if (listUuid) {
+    const now = new Date().toISOString();
     await app.db
       .insertInto('learners_lists')
       .values({
@@ -167,43 +113,29 @@ const main = async () => {
     peakHeap = Math.max(peakHeap, memory.heapUsed);
   }, 20);
 
-  const form = new FormData();
-  form.append('file', await openAsBlob(file), 'learners.csv');
-  if (listUuid) form.append('list_uuid', listUuid);
   // The machine's 1-minute load when the upload starts: figures are comparable when it is low.
   const loadBefore = loadavg()[0]!;
-  const dbTicksBefore = values.postgres ? await backendTicks(app.db) : null;
+  const dbCpuBefore = values.postgres ? await backendCpu(app.db) : null;
   const cpuStart = process.cpuUsage();
   const start = performance.now();
-  const response = await fetch(`${address}/api/v1/learners/imports`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tokens.access_token}` },
-    body: form,
-  });
+  const uuid = await uploadImport(
+    address,
+    tokens.access_token,
+    file,
+    listUuid ? { list_uuid: listUuid } : {},
+  );
   const accepted = performance.now();
-  const body = (await response.json()) as { data: { uuid: string } };
-  if (response.status !== 202)
-    throw new Error(`upload answered ${response.status}: ${JSON.stringify(body)}`);
-
-  let job: Record<string, unknown> = {};
-  // Poll the job as a client does, through the API (every 50 ms: the figure is ±50 ms).
-  for (;;) {
-    const status = await fetch(`${address}/api/v1/learners/imports/${body.data.uuid}`, {
-      headers: { authorization: `Bearer ${tokens.access_token}` },
-    });
-    job = ((await status.json()) as { data: Record<string, unknown> }).data;
-    if (['completed', 'failed', 'canceled'].includes(String(job.status))) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // Polled as a client does, through the API (every 50 ms: the figure is ±50 ms).
+  const job = await waitForImport(address, tokens.access_token, uuid, 50);
   const done = performance.now();
   const cpu = process.cpuUsage(cpuStart);
   clearInterval(sampler);
   let dbCpu: number | null = null;
-  if (dbTicksBefore) {
-    const after = await backendTicks(app.db);
-    let ticks = 0;
-    for (const [pid, used] of after) ticks += used - (dbTicksBefore.get(pid) ?? 0);
-    dbCpu = after.size > 0 ? ticks / 100 : null;
+  if (dbCpuBefore) {
+    const after = await backendCpu(app.db);
+    let seconds = 0;
+    for (const [pid, used] of after) seconds += used - (dbCpuBefore.get(pid) ?? 0);
+    dbCpu = after.size > 0 ? Number(seconds.toFixed(2)) : null;
   }
   const learners = await app.db
     .selectFrom('learners')

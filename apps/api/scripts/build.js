@@ -23,6 +23,8 @@ const EXTERNAL = [
   '@fastify/static',
   'pdf-parse',
   'tsx',
+  // Only with CCP_STORAGE_URL (storage/s3-store.ts loads it on first use).
+  '@aws-sdk/client-s3',
 ];
 await build({
   entryPoints: {

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import fastifyHelmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
@@ -50,13 +49,24 @@ import { importsRoutes } from './routes/api/imports/index.ts';
 import type { ImportsRoutesOptions } from './routes/api/imports/index.ts';
 import { outboxRoutes } from './routes/api/outbox/index.ts';
 import { webhooksRoutes } from './routes/api/webhooks/index.ts';
+import { coversRoutes } from './routes/covers.ts';
+import { createLocalFileStore } from './storage/index.ts';
+import type { FileStore } from './storage/index.ts';
 import './context.ts';
 
 export type AppOptions = {
   /** A config to open, or an open handle the caller owns (tests share one per file). */
   database: DatabaseConfig | DatabaseHandle;
-  /** Where uploads (cover images, import files) live. */
+  /**
+   * This process's own folder: scratch files (uploads being checked, downloads being read) under
+   * tmp/, and the files themselves unless `files` says otherwise.
+   */
   dataDir: string;
+  /**
+   * Where kept files live (import uploads, error reports, exports, covers): a local folder or
+   * object storage (CCP_STORAGE_URL, storage/). Default: the folder `dataDir`.
+   */
+  files?: FileStore;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   auth?: Partial<AuthSettings>;
@@ -178,7 +188,8 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('dialect', handle.dialect);
   app.decorate('clock', options.clock ?? systemClock);
   app.decorate('dataDir', path.resolve(options.dataDir));
-  mkdirSync(path.join(app.dataDir, 'uploads'), { recursive: true });
+  mkdirSync(app.dataDir, { recursive: true });
+  app.decorate('files', options.files ?? createLocalFileStore(app.dataDir));
   app.decorate('authSettings', { ...DEFAULT_AUTH_SETTINGS, ...options.auth });
   app.decorate('publicUrl', (options.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, ''));
   app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
@@ -219,27 +230,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
     transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
-  await app.register(fastifyStatic, {
-    root: path.join(app.dataDir, 'uploads'),
-    prefix: '/uploads/',
-    decorateReply: false,
-    // Covers are capability URLs (lib/images.ts): nothing lists them, no page they are shown on
-    // passes them on, and a shared cache keeps none. SVGs are cleaned on upload and served inert.
-    index: false,
-    list: false,
-    cacheControl: false,
-    setHeaders: (res) => {
-      res.setHeader(
-        'Content-Security-Policy',
-        "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-      );
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Referrer-Policy', 'no-referrer');
-      res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-      res.setHeader('X-Robots-Tag', 'noindex');
-      res.setHeader('Cache-Control', 'private, max-age=86400');
-    },
-  });
+  await app.register(coversRoutes);
   await app.register(authPlugin);
   await app.register(mailPlugin, options.mail ?? {});
 

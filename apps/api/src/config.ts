@@ -6,16 +6,20 @@ import { databaseConfigFromEnv } from './db/index.ts';
 import { channelSettingsFromEnv } from './delivery/channel-settings.ts';
 import type { ChannelSettings } from './delivery/channel-settings.ts';
 import type { DatabaseConfig } from './db/index.ts';
+import { storageConfigFromEnv } from './storage/storage-config.ts';
+import type { StorageConfig } from './storage/storage-config.ts';
 
 export type ServerConfig = {
   host: string;
   port: number;
+  /** CCP_DATA_DIR: this server's own folder (the SQLite database, scratch files under tmp/). */
   dataDir: string;
   /**
-   * CCP_FILES_DIR: where uploads, import files, error reports and exports live; default the data
-   * dir. Several servers on one PostgreSQL point it at one shared filesystem (docs/ARCHITECTURE.md).
+   * Where uploads, import files, error reports, exports and covers live: CCP_STORAGE_URL
+   * (S3-compatible object storage), else the folder CCP_FILES_DIR, else the data dir. Several
+   * servers on one PostgreSQL share one of the first two (docs/ARCHITECTURE.md).
    */
-  filesDir: string;
+  storage: StorageConfig;
   database: DatabaseConfig;
   seed: 'demo' | 'none';
   demoTotpSecret: string;
@@ -26,6 +30,8 @@ export type ServerConfig = {
   mail: { smtpUrl: string | undefined; from: string | undefined };
   /** CCP_JOB_LEASE_SECONDS: a running job silent this long is taken over by another server. */
   jobLeaseSeconds: number;
+  /** CCP_SCHEDULER_TICK_SECONDS: how often the delivery scheduler looks for due lessons. */
+  schedulerTickSeconds: number;
   /** OPENAI_* settings of the AI transformer and translator. */
   ai: TAiSettings;
   /** CCP_METRICS_TOKEN: the bearer a Prometheus scrape of /metrics must send. */
@@ -67,7 +73,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     host: env.HOST ?? '127.0.0.1',
     port: positiveInt(env.PORT, 8080, 'PORT'),
     dataDir,
-    filesDir: env.CCP_FILES_DIR ? path.resolve(env.CCP_FILES_DIR) : dataDir,
+    storage: storageConfigFromEnv(env, dataDir),
     database: databaseConfigFromEnv(env, dataDir),
     seed,
     demoTotpSecret: env.CCP_DEMO_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXP',
@@ -76,6 +82,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     trustProxy: ['1', 'true', 'yes'].includes((env.CCP_TRUST_PROXY ?? '').toLowerCase()),
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || undefined },
     jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
+    schedulerTickSeconds: positiveInt(
+      env.CCP_SCHEDULER_TICK_SECONDS,
+      60,
+      'CCP_SCHEDULER_TICK_SECONDS',
+    ),
     ai: aiSettingsFromEnv(env),
     metricsToken: env.CCP_METRICS_TOKEN || undefined,
     publicUrl: publicUrlOf(env),

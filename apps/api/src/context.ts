@@ -7,6 +7,7 @@ import type { Clock } from './lib/clock.ts';
 import type { OpenApiExtras } from './lib/openapi.ts';
 import type { Db, Dialect } from './db/index.ts';
 import type { UsersTable } from './db/types.ts';
+import type { FileStore } from './storage/index.ts';
 
 export type AuthStage = 'otp' | 'full';
 
@@ -40,7 +41,10 @@ declare module 'fastify' {
     db: Db;
     dialect: Dialect;
     clock: Clock;
+    /** This process's own folder (scratch files under tmp/). */
     dataDir: string;
+    /** Where kept files live: a local folder or object storage (storage/). */
+    files: FileStore;
     authSettings: AuthSettings;
     /** The web app's address for links in e-mails, without a trailing slash. */
     publicUrl: string;

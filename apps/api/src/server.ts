@@ -4,16 +4,18 @@ import { startScheduler } from './delivery/scheduler.ts';
 import { schedulePurge } from './jobs/purge.ts';
 import { startJobRunner } from './jobs/runner.ts';
 import { isEmptyDatabase, seedDemo } from './seed/demo.ts';
+import { openFileStore } from './storage/index.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 // Starts the API: migrate, seed the demo on an empty database, listen, and close cleanly on a signal.
 const main = async () => {
   const config = loadConfig();
+  const files = openFileStore(config.storage, config.dataDir);
   const app = await buildApp({
     database: config.database,
-    // The app's dataDir holds files only (the SQLite file is config.database's).
-    dataDir: config.filesDir,
+    dataDir: config.dataDir,
+    files,
     logger: { level: config.logLevel },
     auth: { accessTtlSeconds: config.accessTtlSeconds },
     trustProxy: config.trustProxy,
@@ -47,7 +49,7 @@ const main = async () => {
   }
 
   const stopPurge = schedulePurge(app);
-  const stopScheduler = startScheduler(app);
+  const stopScheduler = startScheduler(app, config.schedulerTickSeconds * 1000);
   const jobRunner = startJobRunner(app, { leaseMs: config.jobLeaseSeconds * 1000 });
   let closing = false;
   const shutdown = (signal: string) => {
@@ -68,8 +70,18 @@ const main = async () => {
 
   await app.listen({ host: config.host, port: config.port });
   process.stdout.write(
-    `CCP API listening on http://${config.host}:${config.port} (docs: /api/docs, database: ${config.database.dialect})\n`,
+    `CCP API listening on http://${config.host}:${config.port} (docs: /api/docs, database: ${config.database.dialect}, files: ${files.location})\n`,
   );
+  // After listening, so a slow store does not hold the health probe: a store that cannot be
+  // used is said at once rather than at the first upload.
+  files
+    .check()
+    .catch((error: unknown) =>
+      app.log.error(
+        { err: error },
+        `file storage unusable: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
 };
 
 main().catch((error: unknown) => {

@@ -22,11 +22,11 @@ import type { MailApp } from '../lib/mail.ts';
 import { createCsvWriter } from './csv.ts';
 import { PRODUCERS } from './producers.ts';
 
-// Producing, storing, mailing and reading exports. Files live in <dataDir>/exports/<uuid>.csv;
-// the `exports` row keeps the name the user downloads it under.
+// Producing, storing, mailing and reading exports. Files live in the file store (storage/) under
+// exports/<uuid>.csv; the `exports` row keeps the name the user downloads it under.
 
 // The app itself in practice: sendMail finds the SMTP sender among its decorators.
-type App = Pick<FastifyInstance, 'db' | 'clock' | 'dataDir'> & MailApp;
+type App = Pick<FastifyInstance, 'db' | 'clock' | 'dataDir' | 'files'> & MailApp;
 
 export type ExportCourse = { uuid: string; name: string; company_uuid: string };
 export type ExportUser = { uuid: string; email: string; first_name: string };
@@ -119,7 +119,9 @@ export const createExport = async (
   };
   await app.db.insertInto('exports').values(row).execute();
   try {
-    const rows = await writeCsv(app, { type, course, language }, path.join(app.dataDir, filePath));
+    const staged = await app.files.stage(filePath);
+    const rows = await writeCsv(app, { type, course, language }, staged.path);
+    await staged.keep(EXPORT_CONTENT_TYPE);
     await app.db
       .updateTable('exports')
       .set({ status: 'ready', rows, completed_at: isoNow(app.clock) })
@@ -234,12 +236,12 @@ export const readExport = async (app: App, companyUuid: string, exportId: string
   if (row.status !== 'ready' || !row.file_path) {
     throw new AppError('CONFLICT', MESSAGES.exportNotReady);
   }
-  let content: Buffer;
-  try {
-    content = await readFile(path.join(app.dataDir, row.file_path));
-  } catch {
-    throw new AppError('EXPORT_NOT_FOUND', MESSAGES.exportNotFound);
-  }
+  // The API answers the file as base64 in JSON (spec §6): read whole, one export at a time.
+  const stored = await app.files.read(row.file_path);
+  if (!stored) throw new AppError('EXPORT_NOT_FOUND', MESSAGES.exportNotFound);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
+  const content = Buffer.concat(chunks);
   const { export_id, type, type_display_name } = toExport(row);
   return {
     file_content: content.toString('base64'),

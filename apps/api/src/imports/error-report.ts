@@ -1,15 +1,15 @@
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 
 import { stringify } from 'csv-stringify/sync';
 
+import type { FileStore } from '../storage/index.ts';
 import type { CsvDelimiter } from './reader.ts';
 
 // The error report of an import: a CSV with the line of each failed row, its reasons and its
 // original cells, so a person can fix the rows in a spreadsheet and upload the report again (the
-// extra `line` and `errors` columns are ignored by the import). It is appended batch by batch;
-// the size committed with each batch is the job's checkpoint, so a resumed job first cuts off
-// what a crash left beyond it.
+// extra `line` and `errors` columns are ignored by the import). It is kept in the file store
+// (storage/) batch by batch, one segment per batch with failures, so any server can resume the
+// job and serve the report.
 
 export type ErrorRow = { line: number; reasons: string[]; cells: readonly string[] };
 
@@ -42,41 +42,90 @@ export const errorReportLines = (
   return stringify(records, { delimiter, record_delimiter: '\r\n' });
 };
 
+/** The folder of a job's report segments in the file store (its `error_report_path`). */
+export const errorReportFolder = (jobUuid: string) => `imports/${jobUuid}.errors`;
+
+// Reports written before the file store kept one file, appended in place.
+const isSingleFile = (reportPath: string) => reportPath.endsWith('.csv');
+
+const segmentKey = (folder: string, lastRow: number) =>
+  `${folder}/${String(lastRow).padStart(10, '0')}.csv`;
+const segmentRow = (key: string) => Number(/(\d+)\.csv$/.exec(key)?.[1] ?? Number.NaN);
+
 export type ErrorReportWriter = {
-  /** Appends the text and answers the new size, to be committed as the checkpoint. */
-  append: (text: string) => Promise<number>;
-  close: () => Promise<void>;
+  /**
+   * Stores the lines of a batch that ends at `lastRow` and answers the report's new size, to be
+   * committed with the batch as the checkpoint.
+   */
+  append: (text: string, lastRow: number) => Promise<number>;
 };
 
 /**
- * Opens the report at the committed size: a fresh job (size 0) writes the header; a resumed
- * one cuts the file back to what its last batch committed.
+ * Opens a job's report at its checkpoint. The report is the header plus one segment per batch
+ * with failures, each stored under the batch's last row; a batch's segment is stored before
+ * the batch commits, so a resumed job first deletes segments of batches its checkpoint does not
+ * cover (a crash left them), and the same batch done again stores it anew.
  */
 export const openErrorReport = async (
-  path: string,
-  committedBytes: number,
+  files: FileStore,
+  jobUuid: string,
+  checkpoint: { row: number; error_bytes: number },
   headerLine: string,
 ): Promise<ErrorReportWriter> => {
-  let handle: FileHandle;
-  let size: number;
-  if (committedBytes === 0) {
-    handle = await open(path, 'w');
-    const header = Buffer.from(headerLine, 'utf8');
-    await handle.write(header, 0, header.length, 0);
-    size = header.length;
-  } else {
-    handle = await open(path, 'r+');
-    await handle.truncate(committedBytes);
-    size = committedBytes;
-  }
+  const folder = errorReportFolder(jobUuid);
+  const stale = (await files.list(folder)).filter((key) => !(segmentRow(key) <= checkpoint.row));
+  await Promise.all(stale.map((key) => files.remove(key)));
+  let size = checkpoint.error_bytes || Buffer.byteLength(headerLine, 'utf8');
   return {
-    append: async (text) => {
+    append: async (text, lastRow) => {
       if (text === '') return size;
       const bytes = Buffer.from(text, 'utf8');
-      await handle.write(bytes, 0, bytes.length, size);
+      await files.putBytes(segmentKey(folder, lastRow), bytes, 'text/csv; charset=utf-8');
       size += bytes.length;
       return size;
     },
-    close: () => handle.close(),
   };
+};
+
+/**
+ * The report as far as the job's checkpoint covers it, streamed: the header (or a report kept
+ * as one file before, up to its committed size), then each committed segment in row order.
+ */
+export const errorReportStream = (
+  files: FileStore,
+  job: { uuid: string; error_report_path: string },
+  checkpoint: { row: number; error_bytes: number },
+  headerLine: string,
+): Readable => {
+  async function* content() {
+    if (isSingleFile(job.error_report_path) && checkpoint.error_bytes > 0) {
+      const head = await files.read(job.error_report_path, {
+        start: 0,
+        end: checkpoint.error_bytes - 1,
+      });
+      if (head) yield* head.stream;
+      else yield headerLine;
+    } else {
+      yield headerLine;
+    }
+    const segments = (await files.list(errorReportFolder(job.uuid))).filter(
+      (key) => segmentRow(key) <= checkpoint.row,
+    );
+    for (const key of segments) {
+      const segment = await files.read(key);
+      if (segment) yield* segment.stream;
+    }
+  }
+  return Readable.from(content(), { objectMode: false });
+};
+
+/** Deletes a job's report (its segments, and a report kept as one file before). */
+export const removeErrorReport = async (
+  files: FileStore,
+  job: { uuid: string; error_report_path: string | null },
+): Promise<void> => {
+  if (job.error_report_path && isSingleFile(job.error_report_path)) {
+    await files.remove(job.error_report_path);
+  }
+  await files.removeFolder(errorReportFolder(job.uuid));
 };

@@ -1,5 +1,3 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
 import { MESSAGES, limitReachedMessage } from '@ccp/schemas';
@@ -8,6 +6,7 @@ import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/index.ts';
 import { localizeReason } from '../i18n/messages.ts';
 import { isoNow } from '../lib/clock.ts';
+import { gcEveryRows } from '../lib/gc.ts';
 import { JobFailure, JobInterrupted } from '../jobs/types.ts';
 import type { JobContext, JobHandler } from '../jobs/types.ts';
 import { listExists } from '../learners/learners-lists-repository.ts';
@@ -16,7 +15,12 @@ import { addCounters, planBatch } from './batch-plan.ts';
 import type { Counters, PlannedBatch } from './batch-plan.ts';
 import { writeBatch } from './batch-writer.ts';
 import type { BatchTarget, WriteMode } from './batch-writer.ts';
-import { errorReportHeader, errorReportLines, openErrorReport } from './error-report.ts';
+import {
+  errorReportHeader,
+  errorReportLines,
+  openErrorReport,
+  removeErrorReport,
+} from './error-report.ts';
 import type { ErrorRow } from './error-report.ts';
 import { learnersLimitOf } from './existing.ts';
 import {
@@ -115,6 +119,7 @@ const commitPlannedBatch = async (
       options.header.length,
       options.delimiter,
     ),
+    planned.last.row,
   );
   const nextCheckpoint: LearnersImportCheckpoint = {
     row: planned.last.row,
@@ -176,9 +181,7 @@ const runImport = async (context: JobContext) => {
   const { app, job, signal } = context;
   const options = parseImportOptions(job.options);
   const checkpoint = parseImportCheckpoint(job.checkpoint);
-  const paths = importPaths(job.uuid, options.format);
-  const inputPath = path.join(app.dataDir, job.input_path ?? paths.input);
-  const reportPath = path.join(app.dataDir, job.error_report_path ?? paths.report);
+  const inputKey = job.input_path ?? importPaths(job.uuid, options.format).input;
   const target: BatchTarget = {
     dialect: app.dialect,
     companyUuid: job.company_uuid,
@@ -196,10 +199,15 @@ const runImport = async (context: JobContext) => {
     failed: job.failed,
   };
   const report = await openErrorReport(
-    reportPath,
-    checkpoint.error_bytes,
+    app.files,
+    job.uuid,
+    checkpoint,
     errorReportHeader(options.header, options.delimiter),
   );
+  // The file on this machine: the stored one, or a download from object storage (any server
+  // may run the job, and the XLSX reader seeks).
+  const input = await app.files.localCopy(inputKey);
+  if (!input) throw new JobFailure(MESSAGES.importInternalError);
 
   app.log.info(
     { job: job.uuid, from_row: checkpoint.row, worker_thread: importWorkerAvailable() },
@@ -207,9 +215,11 @@ const runImport = async (context: JobContext) => {
   );
   const restoreCheckpoints =
     app.dialect === 'sqlite' && !options.dry_run ? await deferCheckpoints(app.db) : null;
+  // Each committed batch's garbage is collected every IMPORT_GC_ROWS rows (lib/gc.ts).
+  const collect = gcEveryRows();
   try {
     const batches = importBatches({
-      path: inputPath,
+      path: input.path,
       format: options.format,
       delimiter: options.delimiter,
       columns: options.columns,
@@ -225,6 +235,7 @@ const runImport = async (context: JobContext) => {
       async (planned) => {
         const step = { options, target, planLimit, report, counters };
         counters = await commitPlannedBatch(context, step, planned);
+        collect(planned.delta.processed_rows);
         // Let requests in between batches (SQLite work is synchronous).
         await yieldToEventLoop();
       },
@@ -234,7 +245,7 @@ const runImport = async (context: JobContext) => {
     if (error instanceof ImportFileError) throw new JobFailure(error.message);
     throw error;
   } finally {
-    await report.close();
+    await input.release();
     await restoreCheckpoints?.();
   }
   // The upload counted the rows with a byte scan; the rows read here are the truth.
@@ -244,10 +255,9 @@ const runImport = async (context: JobContext) => {
 /** Deletes the input file (and an empty error report), then e-mails the requester. */
 const afterImport = async (app: JobContext['app'], job: JobContext['job']) => {
   const options = parseImportOptions(job.options);
-  const paths = importPaths(job.uuid, options.format);
-  await rm(path.join(app.dataDir, job.input_path ?? paths.input), { force: true });
+  await app.files.remove(job.input_path ?? importPaths(job.uuid, options.format).input);
   if (job.failed === 0) {
-    await rm(path.join(app.dataDir, job.error_report_path ?? paths.report), { force: true });
+    await removeErrorReport(app.files, job);
     await app.db
       .updateTable('jobs')
       .set({ error_report_path: null })

@@ -3,6 +3,7 @@ import type { TChannelKey, TImportJob, TImportRowOptions, TJobStatus, TLocale } 
 
 import type { JobsTable } from '../db/types.ts';
 import { localizeMessage } from '../i18n/messages.ts';
+import { errorReportFolder } from './error-report.ts';
 import type { ColumnMap } from './rows.ts';
 import type { CsvDelimiter, ImportFormat } from './reader.ts';
 
@@ -50,10 +51,10 @@ export const parseImportOptions = (text: string): LearnersImportOptions =>
 export const parseImportCheckpoint = (text: string | null): LearnersImportCheckpoint =>
   text ? (JSON.parse(text) as LearnersImportCheckpoint) : { row: 0, line: 0, error_bytes: 0 };
 
-/** Input and report files, relative to the data dir. */
+/** The input file and the report's folder, as keys of the file store. */
 export const importPaths = (uuid: string, format: ImportFormat) => ({
   input: `imports/${uuid}.${format}`,
-  report: `imports/${uuid}.errors.csv`,
+  report: errorReportFolder(uuid),
 });
 
 export const importJobUrl = (uuid: string) => `/api/v1/learners/imports/${uuid}`;

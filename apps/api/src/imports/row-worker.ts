@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 
+import { gcEveryRows } from '../lib/gc.ts';
 import { ImportFileError } from './reader.ts';
 import { preparedBatches } from './row-source.ts';
 import type { PreparedRow, RowSourceParams } from './row-source.ts';
@@ -29,6 +30,8 @@ if (port) {
   const run = async (id: number, params: RowSourceParams) => {
     const job: Current = { id, credits: 2, canceled: false, wake: null };
     current = job;
+    // The rows read and sent are garbage once posted: collected every IMPORT_GC_ROWS (lib/gc.ts).
+    const collect = gcEveryRows();
     try {
       for await (const rows of preparedBatches(params)) {
         while (job.credits === 0 && !job.canceled) {
@@ -39,6 +42,7 @@ if (port) {
         if (job.canceled) break;
         job.credits -= 1;
         send({ type: 'batch', id, rows });
+        collect(rows.length);
       }
       if (!job.canceled) send({ type: 'end', id });
     } catch (error) {

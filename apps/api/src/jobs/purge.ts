@@ -1,15 +1,14 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-
 import { ARCHIVE_RETENTION_DAYS, IMPORT_ERROR_REPORT_RETENTION_DAYS } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
 
+import { removeErrorReport } from '../imports/error-report.ts';
 import { DAY_MS } from '../lib/clock.ts';
+import { removeCoverImage } from '../lib/images.ts';
 import { purgeArchivedLearners } from '../learners/learners-repository.ts';
 
 export type PurgeResult = { courses: number; learners: number };
 
-type PurgeApp = Pick<FastifyInstance, 'db' | 'clock' | 'dataDir'>;
+type PurgeApp = Pick<FastifyInstance, 'db' | 'clock' | 'files'>;
 
 const REPORTS_PER_PAGE = 500;
 
@@ -28,9 +27,7 @@ export const purgeArchived = async (app: PurgeApp): Promise<PurgeResult> => {
   await Promise.all(
     courses
       .filter((course) => course.image_path)
-      .map((course) =>
-        rm(path.join(app.dataDir, course.image_path!.replace(/^\/+/, '')), { force: true }),
-      ),
+      .map((course) => removeCoverImage(app.files, course.image_path)),
   );
   const learners = await purgeArchivedLearners(app.db, cutoff);
   return { courses: courses.length, learners };
@@ -56,9 +53,7 @@ export const purgeJobReports = async (app: PurgeApp): Promise<number> => {
       .execute();
     if (jobs.length === 0) return purged;
     // Files first: a crash in between leaves the path set, and the next run deletes again.
-    await Promise.all(
-      jobs.map((job) => rm(path.join(app.dataDir, job.error_report_path!), { force: true })),
-    );
+    await Promise.all(jobs.map((job) => removeErrorReport(app.files, job)));
     await app.db
       .updateTable('jobs')
       .set({ error_report_path: null })

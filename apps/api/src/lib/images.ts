@@ -1,16 +1,17 @@
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { COVER_IMAGE_MAX, COVER_IMAGE_TYPES, MESSAGES } from '@ccp/schemas';
 import { imageSize } from 'image-size';
 
+import type { FileStore } from '../storage/index.ts';
 import { newToken } from './ids.ts';
 import { sanitizeSvg } from './svg.ts';
 
 // Cover images (spec §5): checked by their bytes, never by name or declared type, and stored
-// under <dataDir>/uploads/covers, which the app serves at /uploads/covers/. Covers are shown by
-// <img>, which sends no bearer token, so their URLs are capabilities: 256 random bits per name
-// (issue 11 §9), never listed, gone when the course is deleted.
+// in the file store under uploads/covers/ (storage/), which routes/covers.ts serves at
+// /uploads/covers/. Covers are shown by <img>, which sends no bearer token, so their URLs are
+// capabilities: 256 random bits per name (issue 11 §9), never listed, gone when the course is
+// deleted.
 
 export type CoverImageType = 'jpg' | 'png' | 'gif' | 'bmp' | 'svg';
 export type InspectedImage = { type: CoverImageType; width: number; height: number };
@@ -62,49 +63,60 @@ export const checkCoverImage = (upload: UploadedFile): CoverCheck => {
   return { ok: true, image, bytes };
 };
 
-const coversDir = (dataDir: string) => path.join(dataDir, 'uploads', 'covers');
+const COVERS_FOLDER = 'uploads/covers';
 
-/** The file behind a stored cover URL, or null for anything that is not one of ours. */
-const fileOf = (dataDir: string, url: string): string | null => {
-  if (!url.startsWith(COVERS_URL_PREFIX)) return null;
-  const name = url.slice(COVERS_URL_PREFIX.length);
-  // Only plain file names we generated: no separators, no dot-dot.
-  if (!/^[\w-]+\.[a-z]+$/.test(name)) return null;
-  return path.join(coversDir(dataDir), name);
+/** The MIME type a stored cover is served with, by its extension. */
+export const coverContentType = (name: string): string =>
+  ({
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    png: 'image/png',
+    gif: 'image/gif',
+    bmp: 'image/bmp',
+    svg: 'image/svg+xml',
+  })[path.extname(name).slice(1)] ?? 'application/octet-stream';
+
+/** The store key of a cover file name we generated; null for anything else (no separators, no dot-dot). */
+export const coverKeyOf = (name: string): string | null =>
+  /^[\w-]+\.[a-z]+$/.test(name) ? `${COVERS_FOLDER}/${name}` : null;
+
+/**
+ * The store key behind a stored cover URL (`/uploads/covers/<name>`, some rows lack the leading
+ * slash), or null for anything that is not one of ours.
+ */
+const keyOf = (url: string): string | null => {
+  const normal = `/${url.replace(/^\/+/, '')}`;
+  return normal.startsWith(COVERS_URL_PREFIX)
+    ? coverKeyOf(normal.slice(COVERS_URL_PREFIX.length))
+    : null;
 };
 
-/** Writes a checked cover under a new name; answers its URL path. */
+/** Stores a checked cover under a new name; answers its URL path. */
 export const storeCoverImage = async (
-  dataDir: string,
+  files: FileStore,
   bytes: Uint8Array,
   type: CoverImageType,
 ): Promise<string> => {
-  await mkdir(coversDir(dataDir), { recursive: true });
   const name = `${newToken()}.${type}`;
-  await writeFile(path.join(coversDir(dataDir), name), bytes);
+  await files.putBytes(`${COVERS_FOLDER}/${name}`, bytes, coverContentType(name));
   return `${COVERS_URL_PREFIX}${name}`;
 };
 
 /** Copies a stored cover to a new name (for a cloned course); null when there is none. */
 export const copyCoverImage = async (
-  dataDir: string,
+  files: FileStore,
   url: string | null,
 ): Promise<string | null> => {
-  const source = url ? fileOf(dataDir, url) : null;
+  const source = url ? keyOf(url) : null;
   if (!source) return null;
-  const extension = path.extname(source);
-  const name = `${newToken()}${extension}`;
-  try {
-    await copyFile(source, path.join(coversDir(dataDir), name));
-  } catch {
-    // The file is gone (e.g. removed by hand): the copy simply has no cover.
-    return null;
-  }
+  const name = `${newToken()}${path.extname(source)}`;
+  // The file is gone (e.g. removed by hand): the copy simply has no cover.
+  if (!(await files.copy(source, `${COVERS_FOLDER}/${name}`))) return null;
   return `${COVERS_URL_PREFIX}${name}`;
 };
 
 /** Removes a stored cover; missing files and foreign URLs are ignored. */
-export const removeCoverImage = async (dataDir: string, url: string | null): Promise<void> => {
-  const file = url ? fileOf(dataDir, url) : null;
-  if (file) await rm(file, { force: true });
+export const removeCoverImage = async (files: FileStore, url: string | null): Promise<void> => {
+  const key = url ? keyOf(url) : null;
+  if (key) await files.remove(key);
 };

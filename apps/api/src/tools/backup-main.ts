@@ -22,10 +22,11 @@ const main = async () => {
   }
   const config = loadConfig();
   const sqlite = config.database.dialect === 'sqlite';
+  const { storage } = config;
   if (command === 'backup') {
     const manifest = await backupDataDir({
       dataDir: config.dataDir,
-      filesDir: config.filesDir,
+      filesDir: storage.kind === 'local' ? storage.root : null,
       file,
       sqlite,
     });
@@ -36,9 +37,13 @@ const main = async () => {
       process.stdout.write(
         'The database is PostgreSQL: back it up with pg_dump (README, "Backups").\n',
       );
+    if (storage.kind === 's3')
+      process.stdout.write(
+        `The files are in object storage (s3://${storage.bucket}/${storage.prefix}): back the bucket up with its own tools (README, "Backups").\n`,
+      );
     return;
   }
-  if (config.filesDir !== config.dataDir)
+  if (storage.kind === 'local' && storage.root !== config.dataDir)
     throw new BackupError(
       'CCP_FILES_DIR is set: restore into a data dir without it (CCP_FILES_DIR unset), then copy its files to the shared folder.',
     );

@@ -54,13 +54,16 @@ const addFile = (pack: tar.Pack, name: string, source: string, size: number) =>
  */
 export const backupDataDir = async (options: {
   dataDir: string;
-  /** Where the files are, when not in the data dir (CCP_FILES_DIR). */
-  filesDir?: string;
+  /**
+   * Where the files are, when not in the data dir (CCP_FILES_DIR); null when they are in object
+   * storage (CCP_STORAGE_URL), which the backup leaves to the bucket's own tools.
+   */
+  filesDir?: string | null;
   file: string;
   sqlite: boolean;
 }): Promise<BackupManifest> => {
   const dataDir = path.resolve(options.dataDir);
-  const filesDir = path.resolve(options.filesDir ?? dataDir);
+  const filesDir = options.filesDir === null ? null : path.resolve(options.filesDir ?? dataDir);
   const file = path.resolve(options.file);
   const databaseFile = path.join(dataDir, DATABASE_FILE);
   if (options.sqlite && !existsSync(databaseFile))
@@ -78,7 +81,7 @@ export const backupDataDir = async (options: {
         source.close();
       }
     }
-    const files = existsSync(filesDir) ? await dataFiles(filesDir) : [];
+    const files = filesDir && existsSync(filesDir) ? await dataFiles(filesDir) : [];
     const manifest: BackupManifest = {
       format: FORMAT,
       created_at: new Date().toISOString(),
@@ -91,7 +94,7 @@ export const backupDataDir = async (options: {
     if (options.sqlite)
       await addFile(pack, `database/${DATABASE_FILE}`, copy, (await stat(copy)).size);
     for (const relative of files) {
-      const source = path.join(filesDir, relative);
+      const source = path.join(filesDir!, relative);
       // A file removed since the listing (an import finished) is simply not in the backup.
       const size = await stat(source).then(
         (info) => info.size,

@@ -42,7 +42,8 @@ describe('bulk learner import: error report retention', async () => {
     content: csv([HEADER, ['Bad', 'Row', 'bad', '', 'slack', 'en']]),
   });
 
-  const reportFile = (uuid: string) => path.join(app.dataDir, 'imports', `${uuid}.errors.csv`);
+  // The report's segments live in a folder of the file store (imports/error-report.ts).
+  const reportFile = (uuid: string) => path.join(app.dataDir, 'imports', `${uuid}.errors`);
   const getReport = async (uuid: string) =>
     call(app, {
       method: 'GET',

@@ -1,16 +1,20 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { sql } from 'kysely';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
-import { buildApp } from '../../src/app.ts';
 import { createDatabase } from '../../src/db/index.ts';
-import type { DatabaseConfig } from '../../src/db/index.ts';
-import { newUuid } from '../../src/lib/ids.ts';
-import { createCompany, createUser, signIn } from '../helper.ts';
+import { startFakeS3 } from '../fakes/s3.ts';
+import {
+  authHeaders,
+  createWorld,
+  learnersList,
+  openApp,
+  publishCourse,
+  sharedDatabase,
+} from '../fixtures/delivery.ts';
 import {
   buildCompiledServer,
   freePort,
@@ -18,79 +22,151 @@ import {
   stopped,
 } from '../support/compiled-server.ts';
 
-// The scale-out path (issue 18): two servers on one PostgreSQL database, each with its own data
-// directory as two machines would have, sharing one files folder (CCP_FILES_DIR, a shared
-// filesystem). A 100,000-row import starts on the first, which is killed with SIGKILL mid-way;
-// the second takes the job over once the lease expires and finishes it: exactly the file's
-// learners, none twice, one completion e-mail. PostgreSQL only (SQLite is one process's).
+// The scale-out path (issue 18): two compiled servers on one PostgreSQL database, each with its
+// own data directory as two machines would have, sharing only the database and S3-compatible
+// object storage (CCP_STORAGE_URL, a fake on 127.0.0.1 that checks SigV4). Both schedulers run
+// and send each due lesson once. Then a 100,000-row import starts on the first, which is killed
+// with SIGKILL mid-way; the second takes the job over once the lease expires and finishes it
+// from the bucket: exactly the file's learners, none twice, one completion e-mail. PostgreSQL
+// only (SQLite is one process's).
 
 const ROWS = 100_000;
+const SCHEDULED_LEARNERS = 100;
 const url = process.env.CCP_TEST_DATABASE_URL;
 
-describe.skipIf(!url)('two servers on one PostgreSQL, shared files', () => {
+/** Polls `read` until `done` says so, every `everyMs`, at most `tries` times. */
+const pollUntil = async <T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  { everyMs, tries }: { everyMs: number; tries: number },
+): Promise<T> => {
+  let value = await read();
+  for (let attempt = 0; attempt < tries && !done(value); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    value = await read();
+  }
+  return value;
+};
+
+describe.skipIf(!url)('two servers on one PostgreSQL, files in object storage', () => {
   it(
-    'the second server finishes an import the first was killed in, exactly once',
+    'both schedulers send each lesson once; the second server finishes an import the first was killed in, exactly once',
     { timeout: 300_000 },
     async () => {
       buildCompiledServer();
       const work = mkdtempSync(path.join(tmpdir(), 'ccp-two-servers-'));
-      const shared = path.join(work, 'shared-files');
-      const schema = `two_${newUuid().replace(/-/g, '').slice(0, 12)}`;
-      const database: DatabaseConfig = { dialect: 'postgres', url: url!, schema };
-      const admin = createDatabase({ dialect: 'postgres', url: url! });
-      await sql`create schema ${sql.id(schema)}`.execute(admin.db);
-      await admin.close();
+      const credentials = { accessKeyId: 'AKIDTWOSERVERS', secretAccessKey: 'two-servers-secret' };
+      const s3 = await startFakeS3({ bucket: 'ccp-shared', ...credentials });
       const children: ChildProcess[] = [];
       onTestFinished(async () => {
         await Promise.all(children.map((child) => stopped(child)));
-        const cleanup = createDatabase({ dialect: 'postgres', url: url! });
-        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(cleanup.db);
-        await cleanup.close();
+        await s3.close();
         rmSync(work, { recursive: true, force: true });
       });
 
-      const seeder = await buildApp({ database, dataDir: shared, webDist: false });
-      const company = await createCompany(seeder, { plan: 'enterprise' });
-      const user = await createUser(seeder, company);
-      const tokens = await signIn(seeder, user);
+      // The database: a company on the Enterprise plan, and a published course whose lessons
+      // the schedulers will find due.
+      const shared = await sharedDatabase();
+      const database = shared.config;
+      // The course fixture's dates are the test clock's (22 November 2026).
+      const seeder = await openApp(shared, '2026-11-22T09:00:00.000Z');
+      const world = await createWorld(seeder, 'enterprise');
+      const { list } = await learnersList(
+        seeder,
+        world,
+        Array.from({ length: SCHEDULED_LEARNERS }, () => ({})),
+      );
+      const course = await publishCourse(seeder, world, {
+        lists: [list.uuid],
+        distribution: { disabled_enrolment_opt_in: true },
+      });
+      // A token the servers accept: signed in now, by their clock.
+      seeder.testClock.set(new Date());
+      const headers = await authHeaders(seeder, world);
       await seeder.close();
-
-      const lines = ['first_name,last_name,email,phone,channels,locale'];
-      for (let n = 1; n <= ROWS; n += 1) lines.push(`Ada,Lovelace,two${n}@example.test,,slack,en`);
-      const file = path.join(work, 'learners.csv');
-      writeFileSync(file, `${lines.join('\n')}\n`);
 
       const serverEnv = (name: string) => ({
         HOST: '127.0.0.1',
         CCP_DATA_DIR: path.join(work, name),
-        CCP_FILES_DIR: shared,
+        CCP_STORAGE_URL: s3.storageUrl('ccp'),
+        ...s3.env,
         CCP_SEED: 'none',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'info',
         CCP_JOB_LEASE_SECONDS: '3',
-        DATABASE_URL: url,
-        DATABASE_SCHEMA: schema,
+        CCP_SCHEDULER_TICK_SECONDS: '1',
+        DATABASE_URL: database.dialect === 'postgres' ? database.url : '',
+        DATABASE_SCHEMA: database.dialect === 'postgres' ? database.schema : '',
       });
-      const firstPort = await freePort();
-      const first = await startCompiledServer({ ...serverEnv('first'), PORT: String(firstPort) });
-      children.push(first.child);
-      const secondPort = await freePort();
-      const second = await startCompiledServer({
-        ...serverEnv('second'),
-        PORT: String(secondPort),
-      });
-      children.push(second.child);
+      const servers = [];
+      for (const name of ['first', 'second']) {
+        const port = await freePort();
+        const server = await startCompiledServer({ ...serverEnv(name), PORT: String(port) });
+        children.push(server.child);
+        servers.push({ ...server, port });
+      }
+      const [first, second] = servers as [(typeof servers)[0], (typeof servers)[0]];
 
+      // Both servers are up: every lesson of the course falls due at once.
+      const watcher = createDatabase(database);
+      onTestFinished(() => watcher.close());
+      await watcher.db
+        .updateTable('lesson_deliveries')
+        .set({ scheduled_for: new Date(Date.now() - 60_000).toISOString() })
+        .where('course_uuid', '=', course)
+        .execute();
+      const deliveries = () =>
+        watcher.db
+          .selectFrom('lesson_deliveries')
+          .select(['uuid', 'status'])
+          .where('course_uuid', '=', course)
+          .execute();
+      const delivered = await pollUntil(
+        deliveries,
+        (rows) => rows.every((row) => row.status !== 'scheduled' && row.status !== 'sending'),
+        { everyMs: 100, tries: 300 },
+      );
+      expect(delivered.length).toBe(SCHEDULED_LEARNERS * 2);
+      expect(delivered.filter((row) => row.status !== 'sent')).toEqual([]);
+      const lessonMessages = await watcher.db
+        .selectFrom('outbox_messages')
+        .select(['delivery_uuid'])
+        .where(
+          'delivery_uuid',
+          'in',
+          delivered.map((row) => row.uuid),
+        )
+        .execute();
+      expect(lessonMessages.length).toBe(delivered.length);
+      expect(new Set(lessonMessages.map((row) => row.delivery_uuid)).size).toBe(delivered.length);
+      // What each scheduler said it sent (logged once its tick ends) adds up to every lesson once.
+      const sentBy = (output: string) =>
+        [...output.matchAll(/"sent":(\d+)[^\n]*"msg":"scheduler tick"/g)].reduce(
+          (sum, match) => sum + Number(match[1]),
+          0,
+        );
+      const perServer = await pollUntil(
+        async () => [sentBy(first.output()), sentBy(second.output())] as const,
+        ([one, two]) => one + two >= delivered.length,
+        { everyMs: 100, tries: 100 },
+      );
+      expect(perServer[0] + perServer[1]).toBe(delivered.length);
+      console.info(`lessons sent by each server: ${perServer.join(' + ')}`);
+
+      // The import: uploaded to the first server, kept in the bucket.
+      const lines = ['first_name,last_name,email,phone,channels,locale'];
+      for (let n = 1; n <= ROWS; n += 1) lines.push(`Ada,Lovelace,two${n}@example.test,,slack,en`);
+      const file = path.join(work, 'learners.csv');
+      writeFileSync(file, `${lines.join('\n')}\n`);
       const form = new FormData();
       form.append('file', await openAsBlob(file), 'learners.csv');
-      const upload = await fetch(`http://127.0.0.1:${firstPort}/api/v1/learners/imports`, {
+      const upload = await fetch(`http://127.0.0.1:${first.port}/api/v1/learners/imports`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tokens.access_token}` },
+        headers,
         body: form,
       });
       expect(upload.status).toBe(202);
       const { data } = (await upload.json()) as { data: { uuid: string } };
 
-      const watcher = createDatabase(database);
       const jobRow = () =>
         watcher.db
           .selectFrom('jobs')
@@ -98,28 +174,23 @@ describe.skipIf(!url)('two servers on one PostgreSQL, shared files', () => {
           .where('uuid', '=', data.uuid)
           .executeTakeFirstOrThrow();
       // Kill the server running the job once it committed a tenth of the file.
-      let atCrash = await jobRow();
-      for (let tries = 0; tries < 6000 && atCrash.processed_rows < ROWS / 10; tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        atCrash = await jobRow();
-      }
+      await pollUntil(jobRow, (job) => job.processed_rows >= ROWS / 10, {
+        everyMs: 20,
+        tries: 6000,
+      });
       await stopped(first.child);
-      atCrash = await jobRow();
+      const atCrash = await jobRow();
       expect(atCrash.status).toBe('running');
       expect(atCrash.processed_rows).toBeGreaterThan(0);
       expect(atCrash.processed_rows).toBeLessThan(ROWS);
-      // The upload is in the shared folder, not in the first server's data dir.
-      expect(atCrash.input_path).toBeTruthy();
-      expect(existsSync(path.join(shared, atCrash.input_path!))).toBe(true);
-      expect(existsSync(path.join(work, 'first', atCrash.input_path!))).toBe(false);
+      // The upload is in the bucket, in neither server's data dir.
+      expect(s3.object(`ccp/${atCrash.input_path}`)?.size).toBeGreaterThan(0);
 
-      let finished = atCrash;
-      for (let tries = 0; tries < 2400; tries += 1) {
-        finished = await jobRow();
-        if (finished.status !== 'running' && finished.status !== 'queued' && finished.notified_at)
-          break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const finished = await pollUntil(
+        jobRow,
+        (job) => job.status !== 'running' && job.status !== 'queued' && job.notified_at !== null,
+        { everyMs: 100, tries: 2400 },
+      );
       expect(finished).toMatchObject({
         status: 'completed',
         processed_rows: ROWS,
@@ -134,17 +205,21 @@ describe.skipIf(!url)('two servers on one PostgreSQL, shared files', () => {
           eb.fn.countAll().as('count'),
           eb.fn.count('email').distinct().as('distinct'),
         ])
-        .where('company_uuid', '=', company.uuid)
+        .where('company_uuid', '=', world.company.uuid)
+        .where('email', 'like', 'two%@example.test')
         .executeTakeFirstOrThrow();
       expect(Number(emails.count)).toBe(ROWS);
       expect(Number(emails.distinct)).toBe(ROWS);
       const mails = await watcher.db
         .selectFrom('outbox_messages')
         .select(['subject'])
-        .where('recipient', '=', user.email)
+        .where('recipient', '=', world.user.email)
         .execute();
       expect(mails).toEqual([{ subject: 'Your learners import is complete: learners.csv' }]);
-      await watcher.close();
+      // The finished import left nothing behind: its upload is gone from the bucket, and the
+      // second server's scratch folder is empty.
+      expect(s3.keys().filter((key) => key.startsWith('ccp/imports/'))).toEqual([]);
+      expect(readdirSync(path.join(work, 'second', 'tmp', 'files'))).toEqual([]);
     },
   );
 });

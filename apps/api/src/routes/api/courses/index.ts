@@ -225,7 +225,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = app.clock.now().toISOString();
       const uuid = newUuid();
       const image = cover?.ok
-        ? await storeCoverImage(app.dataDir, cover.bytes, cover.image.type)
+        ? await storeCoverImage(app.files, cover.bytes, cover.image.type)
         : null;
       const language = (await languagesByShortName(app.db)).get(parsed.data.language ?? 'en');
       if (!language) throw new Error('The languages reference data is missing.');
@@ -258,7 +258,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
             .execute();
         });
       } catch (error) {
-        await removeCoverImage(app.dataDir, image);
+        await removeCoverImage(app.files, image);
         throw error;
       }
       return reply.code(201).send({ data: await loadCourse(app.db, uuid) });
@@ -327,7 +327,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = app.clock.now().toISOString();
       const distribution = parseDistribution(source.distribution);
       const lists = await listUuidsOf(app.db, source.uuid);
-      const image = await copyCoverImage(app.dataDir, source.image_path);
+      const image = await copyCoverImage(app.files, source.image_path);
       try {
         await app.db.transaction().execute(async (trx) => {
           await trx
@@ -390,7 +390,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         });
       } catch (error) {
-        await removeCoverImage(app.dataDir, image);
+        await removeCoverImage(app.files, image);
         throw error;
       }
       return reply.code(201).send({ data: await loadCourse(app.db, uuid) });
@@ -411,7 +411,7 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { classroomUuid, courseUuid } = request.params;
       const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
       await app.db.deleteFrom('courses').where('uuid', '=', course.uuid).execute();
-      await removeCoverImage(app.dataDir, course.image_path);
+      await removeCoverImage(app.files, course.image_path);
       return { data: { deleted: course.uuid } };
     },
   );
@@ -479,9 +479,7 @@ const saveIntro = async (app: FastifyInstance, request: FastifyRequest, course: 
   if (cover && !cover.ok) errors.image = [cover.message];
   if (!parsed.success || (cover && !cover.ok)) throw validationError(errors);
 
-  const image = cover?.ok
-    ? await storeCoverImage(app.dataDir, cover.bytes, cover.image.type)
-    : null;
+  const image = cover?.ok ? await storeCoverImage(app.files, cover.bytes, cover.image.type) : null;
   try {
     await app.db
       .updateTable('courses')
@@ -495,10 +493,10 @@ const saveIntro = async (app: FastifyInstance, request: FastifyRequest, course: 
       .where('uuid', '=', course.uuid)
       .execute();
   } catch (error) {
-    await removeCoverImage(app.dataDir, image);
+    await removeCoverImage(app.files, image);
     throw error;
   }
-  if (image) await removeCoverImage(app.dataDir, course.image_path);
+  if (image) await removeCoverImage(app.files, course.image_path);
 };
 
 /**

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import {
@@ -20,7 +18,7 @@ import { z } from 'zod';
 
 import { requestLanguage } from '../../../i18n/language.ts';
 import { messageText } from '../../../i18n/messages.ts';
-import { errorReportHeader } from '../../../imports/error-report.ts';
+import { errorReportHeader, errorReportStream } from '../../../imports/error-report.ts';
 import {
   LEARNERS_IMPORT_KIND,
   importPaths,
@@ -48,6 +46,7 @@ export type ImportsRoutesOptions = {
 };
 
 const tags = ['learners imports'];
+const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const jobParams = z.object({ jobUuid: ZUuidSchema });
 // CSV answers (a string or a file stream): documented as text/csv, never serialised as JSON.
 const csvBody = z.any().meta({ type: 'string', description: 'CSV, UTF-8' });
@@ -123,8 +122,9 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
       if (!isMultipart(request))
         throw validationError({ file: [MESSAGES.learnerListFileRequired] });
       const uuid = newUuid();
-      const upload = await readImportUpload(request, { dataDir: app.dataDir, uuid, maxBytes });
+      const upload = await readImportUpload(request, { files: app.files, uuid, maxBytes });
       const { file, fields, errors } = upload;
+      let kept = false;
       try {
         let list: LearnersImportOptions['list'] = null;
         if (fields.list_uuid) {
@@ -145,7 +145,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           ...(fields.default_locale ? { default_locale: fields.default_locale } : {}),
         };
         const scan = await prescanImport(app.db, {
-          path: file.path,
+          path: file.staged.path,
           format: file.format,
           companyUuid,
           overrides: fields.columns,
@@ -162,6 +162,9 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           dry_run: fields.dry_run ?? false,
           language: requestLanguage(request),
         };
+        // Kept before the job is queued: any server may take the job at once.
+        await file.staged.keep(file.format === 'csv' ? 'text/csv' : XLSX_CONTENT_TYPE);
+        kept = true;
         const job = await enqueueJob(
           app.db,
           {
@@ -182,7 +185,8 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
         );
         return reply.code(202).send({ data: serializeImportJob(job, requestLanguage(request)) });
       } catch (error) {
-        if (file) await rm(file.path, { force: true });
+        if (kept) await app.files.remove(file!.relativePath);
+        else if (file) await file.staged.discard();
         throw error;
       }
     },
@@ -279,23 +283,15 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
         );
       }
       const options = parseImportOptions(job.options);
-      const committed = parseImportCheckpoint(job.checkpoint).error_bytes;
+      const header = errorReportHeader(options.header, options.delimiter);
       reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${csvFileName(options.file_name)}"`);
-      const reportPath = job.error_report_path
-        ? path.join(app.dataDir, job.error_report_path)
-        : null;
-      const size = reportPath
-        ? await stat(reportPath)
-            .then((s) => s.size)
-            .catch(() => 0)
-        : 0;
-      if (!reportPath || committed === 0 || size < committed) {
-        return reply.send(errorReportHeader(options.header, options.delimiter));
-      }
-      // Only what a committed batch covers: a running job may have written past it.
-      return reply.send(createReadStream(reportPath, { start: 0, end: committed - 1 }));
+      if (!job.error_report_path) return reply.send(header);
+      // Only what a committed batch covers: a running job may have stored more.
+      const checkpoint = parseImportCheckpoint(job.checkpoint);
+      const report = { uuid: job.uuid, error_report_path: job.error_report_path };
+      return reply.send(errorReportStream(app.files, report, checkpoint, header));
     },
   );
 

@@ -1,5 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
@@ -11,15 +10,17 @@ import type { ImportFormat } from '../../../imports/reader.ts';
 import { drainPart, readMultipart } from '../../../lib/multipart.ts';
 import { contentMatches, extensionOf, headOf } from '../../../lib/sniff.ts';
 import type { MultipartFilePart } from '../../../lib/multipart.ts';
+import type { FileStore, StagedFile } from '../../../storage/index.ts';
 
-// Reads the multipart upload of an import: the `file` part is streamed straight to disk under
-// <dataDir>/imports (never held in memory) with the upload size limit; the text fields are
-// collected. Nothing is validated beyond the file's type and size here.
+// Reads the multipart upload of an import: the `file` part is streamed straight to a staging
+// file on this machine (never held in memory) with the upload size limit; the text fields are
+// collected. Nothing is validated beyond the file's type and size here. The route reads the
+// staged file once more, then keeps it in the file store under imports/ (storage/) or drops it.
 
 export type StoredUpload = {
-  /** Absolute path of the stored file. */
-  path: string;
-  /** Path relative to the data dir, as the job stores it. */
+  /** The staged file: `staged.path` to read it here, `keep()` to store it for the job. */
+  staged: StagedFile;
+  /** Its key in the file store, as the job stores it. */
   relativePath: string;
   fileName: string;
   format: ImportFormat;
@@ -32,44 +33,42 @@ export type ImportUpload = {
   errors: TFieldErrors;
 };
 
-/** Streams the upload to `<dataDir>/imports/<uuid>.<ext>`; answers the file or the field errors. */
+/** Streams the upload to a staging file for `imports/<uuid>.<ext>`; answers it or the field errors. */
 export const readImportUpload = async (
   request: FastifyRequest,
-  { dataDir, uuid, maxBytes }: { dataDir: string; uuid: string; maxBytes: number },
+  { files, uuid, maxBytes }: { files: FileStore; uuid: string; maxBytes: number },
 ): Promise<ImportUpload> => {
   const errors: TFieldErrors = {};
   // Set by the file handler; typed wide so the checks after the upload are not narrowed away.
   let file = null as StoredUpload | null;
-  const directory = path.join(dataDir, 'imports');
-  await mkdir(directory, { recursive: true });
 
   const storeFile = async (part: MultipartFilePart, extension: ImportFormat) => {
     const relativePath = `imports/${uuid}.${extension}`;
-    const target = path.join(dataDir, relativePath);
+    const staged = await files.stage(relativePath);
     let bytes = 0;
     part.stream.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
     });
     try {
-      await pipeline(part.stream, createWriteStream(target));
+      await pipeline(part.stream, createWriteStream(staged.path));
     } catch (error) {
       // A body cut short or a client gone: no partial file stays behind.
-      await rm(target, { force: true });
+      await staged.discard();
       throw error;
     }
     if (part.stream.truncated) {
-      await rm(target, { force: true });
+      await staged.discard();
       errors.file = [MESSAGES.fileTooLarge];
     } else if (bytes === 0) {
-      await rm(target, { force: true });
+      await staged.discard();
       errors.file = [MESSAGES.importFileEmpty];
-    } else if (!contentMatches(extension, await headOf(target))) {
+    } else if (!contentMatches(extension, await headOf(staged.path))) {
       // A renamed file (a spreadsheet called .csv, a picture called .xlsx) is refused unread.
-      await rm(target, { force: true });
+      await staged.discard();
       errors.file = [extension === 'csv' ? MESSAGES.importCsvNotText : MESSAGES.importXlsxBroken];
     } else {
       file = {
-        path: target,
+        staged,
         relativePath,
         fileName: path.basename(part.filename),
         format: extension,
@@ -96,7 +95,7 @@ export const readImportUpload = async (
       },
     });
   } catch (error) {
-    if (file) await rm(file.path, { force: true });
+    if (file) await file.staged.discard();
     throw error;
   }
 
