@@ -28,9 +28,8 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../apps/api/src/app.ts';
 import { createDatabase } from '../apps/api/src/db/index.ts';
 import { warmUpImportWorker } from '../apps/api/src/imports/batches.ts';
-import { newUuid } from '../apps/api/src/lib/ids.ts';
-import { issueTokenPair } from '../apps/api/src/lib/tokens.ts';
 import { startJobRunner } from '../apps/api/src/jobs/runner.ts';
+import { createBenchAccount } from './lib/account.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CCP = path.join(ROOT, 'apps/cli/bin/ccp.js');
@@ -136,38 +135,7 @@ const importBench = async () => {
     logger: false,
     webDist: false,
   });
-  const now = new Date().toISOString();
-  const companyUuid = newUuid();
-  const userUuid = newUuid();
-  await app.db
-    .insertInto('companies')
-    .values({ uuid: companyUuid, name: 'Bench', plan_key: 'enterprise', created_at: now })
-    .execute();
-  await app.db
-    .insertInto('users')
-    .values({
-      uuid: userUuid,
-      company_uuid: companyUuid,
-      email: 'bench@example.test',
-      password_hash: 'x',
-      first_name: 'Bench',
-      last_name: 'User',
-      avatar: null,
-      locale: 'en',
-      is_admin: 1,
-      is_2fa_enabled: 1,
-      totp_secret: null,
-      totp_pending_secret: null,
-      totp_last_step: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const tokens = await issueTokenPair(
-    { db: app.db, clock: app.clock, settings: app.authSettings },
-    userUuid,
-    'full',
-  );
+  const { accessToken, refreshToken } = await createBenchAccount(app, { twoFactor: true });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const runner = startJobRunner(app, { pollMs: 50 });
   await warmUpImportWorker();
@@ -178,7 +146,7 @@ const importBench = async () => {
     JSON.stringify({
       version: 1,
       sessions: {
-        [address]: { access_token: tokens.access_token, refresh_token: tokens.refresh_token },
+        [address]: { access_token: accessToken, refresh_token: refreshToken },
       },
     }),
     { mode: 0o600 },
@@ -204,7 +172,7 @@ const importBench = async () => {
   const job = (
     (await (
       await fetch(`${address}/api/v1/learners/imports?per_page=1`, {
-        headers: { authorization: `Bearer ${tokens.access_token}` },
+        headers: { authorization: `Bearer ${accessToken}` },
       })
     ).json()) as { data: Record<string, unknown>[] }
   ).data[0]!;

@@ -7,8 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { buildApp } from '../apps/api/src/app.ts';
-import { newUuid } from '../apps/api/src/lib/ids.ts';
-import { issueTokenPair } from '../apps/api/src/lib/tokens.ts';
+import { createBenchAccount } from './lib/account.ts';
 
 // The server's memory during a bulk import (issue 18): the compiled server, started as `npm start`
 // starts it, imports a 10,000-row and then a 100,000-row CSV uploaded over HTTP; its RSS is read
@@ -68,38 +67,7 @@ const main = async () => {
       dataDir: dir,
       webDist: false,
     });
-    const now = new Date().toISOString();
-    const companyUuid = newUuid();
-    const userUuid = newUuid();
-    await seeder.db
-      .insertInto('companies')
-      .values({ uuid: companyUuid, name: 'Bench', plan_key: 'enterprise', created_at: now })
-      .execute();
-    await seeder.db
-      .insertInto('users')
-      .values({
-        uuid: userUuid,
-        company_uuid: companyUuid,
-        email: 'bench@example.test',
-        password_hash: 'x',
-        first_name: 'Bench',
-        last_name: 'User',
-        avatar: null,
-        locale: 'en',
-        is_admin: 1,
-        is_2fa_enabled: 0,
-        totp_secret: null,
-        totp_pending_secret: null,
-        totp_last_step: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    const tokens = await issueTokenPair(
-      { db: seeder.db, clock: seeder.clock, settings: seeder.authSettings },
-      userUuid,
-      'full',
-    );
+    const { accessToken } = await createBenchAccount(seeder);
     await seeder.close();
 
     const port = await freePort();
@@ -118,7 +86,7 @@ const main = async () => {
       stdio: 'ignore',
     });
     const base = `http://127.0.0.1:${port}`;
-    const auth = { authorization: `Bearer ${tokens.access_token}` };
+    const auth = { authorization: `Bearer ${accessToken}` };
     try {
       for (let tries = 0; ; tries += 1) {
         if (tries > 600) throw new Error('the server did not start');

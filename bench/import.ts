@@ -29,9 +29,9 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { createDatabase } from '../apps/api/src/db/index.ts';
 import type { DatabaseConfig, Db } from '../apps/api/src/db/index.ts';
 import { newUuid } from '../apps/api/src/lib/ids.ts';
-import { issueTokenPair } from '../apps/api/src/lib/tokens.ts';
 import { stopImportWorker, warmUpImportWorker } from '../apps/api/src/imports/batches.ts';
 import { startJobRunner } from '../apps/api/src/jobs/runner.ts';
+import { createBenchAccount } from './lib/account.ts';
 
 const { values } = parseArgs({
   options: {
@@ -107,38 +107,8 @@ const main = async () => {
 
   const handle = createDatabase(database);
   const app = await buildApp({ database: handle, dataDir: dir, logger: false });
+  const { companyUuid, accessToken } = await createBenchAccount(app);
   const now = new Date().toISOString();
-  const companyUuid = newUuid();
-  const userUuid = newUuid();
-  await app.db
-    .insertInto('companies')
-    .values({ uuid: companyUuid, name: 'Bench', plan_key: 'enterprise', created_at: now })
-    .execute();
-  await app.db
-    .insertInto('users')
-    .values({
-      uuid: userUuid,
-      company_uuid: companyUuid,
-      email: 'bench@example.test',
-      password_hash: 'x',
-      first_name: 'Bench',
-      last_name: 'User',
-      avatar: null,
-      locale: 'en',
-      is_admin: 1,
-      is_2fa_enabled: 0,
-      totp_secret: null,
-      totp_pending_secret: null,
-      totp_last_step: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const tokens = await issueTokenPair(
-    { db: app.db, clock: app.clock, settings: app.authSettings },
-    userUuid,
-    'full',
-  );
   const listUuid = values.list ? newUuid() : null;
   if (listUuid) {
     await app.db
@@ -177,7 +147,7 @@ const main = async () => {
   const start = performance.now();
   const response = await fetch(`${address}/api/v1/learners/imports`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${tokens.access_token}` },
+    headers: { authorization: `Bearer ${accessToken}` },
     body: form,
   });
   const accepted = performance.now();
@@ -189,7 +159,7 @@ const main = async () => {
   // Poll the job as a client does, through the API (every 50 ms: the figure is ±50 ms).
   for (;;) {
     const status = await fetch(`${address}/api/v1/learners/imports/${body.data.uuid}`, {
-      headers: { authorization: `Bearer ${tokens.access_token}` },
+      headers: { authorization: `Bearer ${accessToken}` },
     });
     job = ((await status.json()) as { data: Record<string, unknown> }).data;
     if (['completed', 'failed', 'canceled'].includes(String(job.status))) break;

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import { buildApp } from '../../apps/api/src/app.ts';
 import { newUuid } from '../../apps/api/src/lib/ids.ts';
-import { issueTokenPair } from '../../apps/api/src/lib/tokens.ts';
+import { createBenchAccount } from './account.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ccp-bench-hostile-'));
 const app = await buildApp({
@@ -19,38 +19,13 @@ const app = await buildApp({
   webDist: false,
 });
 const now = new Date().toISOString();
-const company = newUuid();
-const user = newUuid();
-const classroom = newUuid();
+const {
+  companyUuid: company,
+  classroomUuid: classroom,
+  userUuid: user,
+  accessToken,
+} = await createBenchAccount(app);
 const course = newUuid();
-await app.db
-  .insertInto('companies')
-  .values({ uuid: company, name: 'Bench', plan_key: 'enterprise', created_at: now })
-  .execute();
-await app.db
-  .insertInto('classrooms')
-  .values({ uuid: classroom, company_uuid: company, name: 'Bench', position: 0, created_at: now })
-  .execute();
-await app.db
-  .insertInto('users')
-  .values({
-    uuid: user,
-    company_uuid: company,
-    email: 'bench@example.test',
-    password_hash: 'x',
-    first_name: 'Bench',
-    last_name: 'User',
-    avatar: null,
-    locale: 'en',
-    is_admin: 1,
-    is_2fa_enabled: 0,
-    totp_secret: null,
-    totp_pending_secret: null,
-    totp_last_step: null,
-    created_at: now,
-    updated_at: now,
-  })
-  .execute();
 await app.db
   .insertInto('courses')
   .values({
@@ -72,14 +47,7 @@ await app.db
     deleted_at: null,
   })
   .execute();
-const tokens = await issueTokenPair(
-  { db: app.db, clock: app.clock, settings: app.authSettings },
-  user,
-  'full',
-);
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
-process.stdout.write(
-  `${JSON.stringify({ port, token: tokens.access_token, classroom, course })}\n`,
-);
+process.stdout.write(`${JSON.stringify({ port, token: accessToken, classroom, course })}\n`);
