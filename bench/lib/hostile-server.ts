@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import { buildApp } from '../../apps/api/src/app.ts';
 import { newUuid } from '../../apps/api/src/lib/ids.ts';
-import { seedBenchAccount } from './server.ts';
+import { createBenchAccount } from './account.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ccp-bench-hostile-'));
 const app = await buildApp({
@@ -19,13 +19,13 @@ const app = await buildApp({
   webDist: false,
 });
 const now = new Date().toISOString();
-const { companyUuid: company, userUuid: user, tokens } = await seedBenchAccount(app);
-const classroom = newUuid();
+const {
+  companyUuid: company,
+  classroomUuid: classroom,
+  userUuid: user,
+  accessToken,
+} = await createBenchAccount(app);
 const course = newUuid();
-await app.db
-  .insertInto('classrooms')
-  .values({ uuid: classroom, company_uuid: company, name: 'Bench', position: 0, created_at: now })
-  .execute();
 await app.db
   .insertInto('courses')
   .values({
@@ -50,6 +50,4 @@ await app.db
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
-process.stdout.write(
-  `${JSON.stringify({ port, token: tokens.access_token, classroom, course })}\n`,
-);
+process.stdout.write(`${JSON.stringify({ port, token: accessToken, classroom, course })}\n`);

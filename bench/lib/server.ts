@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { FastifyInstance } from 'fastify';
 
-import { newUuid } from '../../apps/api/src/lib/ids.ts';
-import { issueTokenPair } from '../../apps/api/src/lib/tokens.ts';
+import { createBenchAccount } from './account.ts';
 
 // What the server benches share: the compiled server started as `npm start` starts it, a bench
 // account with a token, learner CSVs, an import uploaded and followed to its end, and readings of
@@ -124,43 +123,16 @@ export const startServer = async (env: NodeJS.ProcessEnv): Promise<StartedServer
  * A company on the plan without a learners limit and its administrator, written straight into
  * the database, with a token pair for the API.
  */
+/** The bench account (lib/account.ts) with its tokens as the API answers them. */
 export const seedBenchAccount = async (
   app: Pick<FastifyInstance, 'db' | 'clock' | 'authSettings'>,
-  { twoFactor = false }: { twoFactor?: boolean } = {},
+  options: { twoFactor?: boolean } = {},
 ) => {
-  const now = new Date().toISOString();
-  const companyUuid = newUuid();
-  const userUuid = newUuid();
-  await app.db
-    .insertInto('companies')
-    .values({ uuid: companyUuid, name: 'Bench', plan_key: 'enterprise', created_at: now })
-    .execute();
-  await app.db
-    .insertInto('users')
-    .values({
-      uuid: userUuid,
-      company_uuid: companyUuid,
-      email: 'bench@example.test',
-      password_hash: 'x',
-      first_name: 'Bench',
-      last_name: 'User',
-      avatar: null,
-      locale: 'en',
-      is_admin: 1,
-      is_2fa_enabled: twoFactor ? 1 : 0,
-      totp_secret: null,
-      totp_pending_secret: null,
-      totp_last_step: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const tokens = await issueTokenPair(
-    { db: app.db, clock: app.clock, settings: app.authSettings },
-    userUuid,
-    'full',
-  );
-  return { companyUuid, userUuid, tokens };
+  const account = await createBenchAccount(app, options);
+  return {
+    ...account,
+    tokens: { access_token: account.accessToken, refresh_token: account.refreshToken },
+  };
 };
 
 const FIRST = ['Giulia', 'Marco', 'Zoë', 'Jürgen', 'Ana', 'Seán', 'Chloé', 'Luca', 'Émilie', 'Ada'];

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { TAiModel } from '@ccp/schemas';
 
+import { parseRetryAfterMs } from '../lib/retry-after.ts';
 import type { TAiSettings } from './settings.ts';
 
 // The client of an OpenAI-compatible API: chat completions answering JSON, and audio
@@ -34,14 +35,9 @@ export type TAiProvider = {
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
 
-/** Retry-After in milliseconds: delta seconds or an HTTP date; null when absent or unreadable. */
-export const retryAfterMs = (header: string | null, now: number = Date.now()): number | null => {
-  if (header === null || header.trim() === '') return null;
-  const secondsValue = Number(header);
-  if (Number.isFinite(secondsValue)) return Math.max(0, secondsValue * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-};
+/** Retry-After in milliseconds (lib/retry-after.ts); null when absent or unreadable. */
+export const retryAfterMs = (header: string | null, now?: number): number | null =>
+  parseRetryAfterMs(header, now);
 
 const isRetryable = (status: number) => status === 429 || status >= 500;
 

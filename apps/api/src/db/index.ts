@@ -26,6 +26,29 @@ const loadPg = (): typeof Pg => {
   return pg;
 };
 
+// Kysely prepares every query again, which costs more than running most of them (the scheduler's
+// per-lesson claim and bookkeeping spent most of its time there): statements are kept per SQL
+// text, the least recently used dropped past this many. One still iterating (a streamed select)
+// is not handed out twice.
+const STATEMENT_CACHE_SIZE = 500;
+
+const withStatementCache = (sqlite: SQLite.Database) => {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (source: string) => {
+      const cached = statements.get(source);
+      statements.delete(source);
+      const statement = cached && !cached.busy ? cached : sqlite.prepare(source);
+      statements.set(source, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) {
+        statements.delete(statements.keys().next().value!);
+      }
+      return statement;
+    },
+  };
+};
+
 export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
   if (config.dialect === 'postgres') {
     const pg = loadPg();
@@ -43,7 +66,9 @@ export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 };
 

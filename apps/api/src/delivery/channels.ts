@@ -111,7 +111,8 @@ const verdictOf = (adapter: ChannelAdapter, error: unknown): ErrorVerdict => {
  * Sends through an adapter. A failure the provider refused before doing anything is retried up
  * to `adapter.maxRetries` times after `baseDelayMs`, then twice that... (exponential backoff); a
  * rate limit waits the provider's Retry-After; a permanent failure, a closed window or a send
- * that may have gone out (a timeout) is not retried.
+ * that may have gone out (a timeout) is not retried. A rate limit without Retry-After backs off
+ * like a refusal.
  */
 export const sendWithRetries = async (
   adapter: ChannelAdapter,
@@ -126,8 +127,8 @@ export const sendWithRetries = async (
       const verdict = verdictOf(adapter, error);
       const retriable = verdict.kind === 'retry' || verdict.kind === 'rate_limited';
       const wait =
-        verdict.kind === 'rate_limited'
-          ? (verdict.retryAfterMs ?? baseDelayMs)
+        verdict.kind === 'rate_limited' && verdict.retryAfterMs !== undefined
+          ? verdict.retryAfterMs
           : baseDelayMs * 2 ** attempt;
       if (!retriable || attempt >= adapter.maxRetries || wait > MAX_RETRY_AFTER_MS) {
         return { ok: false, error: errorText(error), attempts: attempt + 1, kind: verdict.kind };

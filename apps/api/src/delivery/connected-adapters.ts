@@ -4,6 +4,7 @@ import type { TChannelKey } from '@ccp/schemas';
 import type { Db } from '../db/index.ts';
 import { systemClock } from '../lib/clock.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { Metrics } from '../lib/metrics.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import type { ChannelSettings } from './channel-settings.ts';
 import { createSlackConnector } from './channels/slack/client.ts';
@@ -30,6 +31,8 @@ export type ConnectorDeps = {
   clock: Clock;
   secretBox: SecretBox | null;
   channelSettings: ChannelSettings;
+  /** Where the time spent waiting for a provider's pace is counted (optional in tests). */
+  metrics?: Pick<Metrics, 'pacingWait'>;
 };
 
 export const createConnectors = (
@@ -104,7 +107,9 @@ const connectedAdapter = (
       const connection = await connectionOf(message.companyUuid);
       if (!connection) return outbox.send(message);
       const identity = await identityOf(connection, message);
+      const waitFrom = performance.now();
       await limiterOf(connection)();
+      deps.metrics?.pacingWait.inc({ channel }, (performance.now() - waitFrom) / 1000);
       let sent: Awaited<ReturnType<Connector['send']>>;
       try {
         sent = await connector.send(connection, identity, message);

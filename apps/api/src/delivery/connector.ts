@@ -1,5 +1,6 @@
 import type { TChannelKey } from '@ccp/schemas';
 
+import { parseRetryAfterMs } from '../lib/retry-after.ts';
 import type { ChannelMessage } from './render.ts';
 import type { RenderedPayload } from './render-common.ts';
 
@@ -10,7 +11,8 @@ import type { RenderedPayload } from './render-common.ts';
 /**
  * What a failed call means:
  * - `retry`: the provider refused before doing anything (a 503, a refused connection): try again later;
- * - `rate_limited`: the provider asked to slow down; `retryAfterMs` from its Retry-After;
+ * - `rate_limited`: the provider asked to slow down; `retryAfterMs` from its Retry-After (none:
+ *   exponential backoff);
  * - `window_closed`: the provider only takes a template now (WhatsApp's 24-hour window);
  * - `permanent`: it will fail again (unknown user, app not installed, revoked token);
  * - `unknown_outcome`: the message may have gone out (a timeout after sending): never resent.
@@ -77,11 +79,11 @@ export type Connector = {
 export const errorText = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
-/** Seconds of a Retry-After header (or a number of seconds) in ms, with a floor of one second. */
-export const retryAfterMs = (value: string | number | null | undefined, fallbackMs = 1000) => {
-  if (value === null || value === undefined || value === '') return fallbackMs;
-  const seconds = typeof value === 'number' ? value : Number(value);
-  if (Number.isFinite(seconds)) return Math.max(1000, seconds * 1000);
-  const date = Date.parse(String(value));
-  return Number.isFinite(date) ? Math.max(1000, date - Date.now()) : fallbackMs;
+/**
+ * A provider's Retry-After (seconds or an HTTP date) in ms, at least a second; undefined when it
+ * sent none, and the scheduler backs off exponentially instead.
+ */
+export const retryAfterMs = (value: string | null | undefined): number | undefined => {
+  const ms = parseRetryAfterMs(value);
+  return ms === null ? undefined : Math.max(1000, ms);
 };

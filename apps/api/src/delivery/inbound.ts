@@ -1,10 +1,12 @@
 import { MESSAGES } from '@ccp/schemas';
-import type { TChannelEvent, TChannelKey } from '@ccp/schemas';
+import type { TAssessment, TChannelEvent, TChannelKey } from '@ccp/schemas';
 
+import type { Db } from '../db/index.ts';
 import { AppError } from '../lib/app-error.ts';
 import type { DeliveryDeps } from './enrolment.ts';
 import { applyChannelEvents } from './events.ts';
 import { learnerOfProviderUser, touchInbound } from './identities.ts';
+import { OPEN_ANSWER_MAX } from './render-common.ts';
 
 // A learner's tap or reply, once a webhook verified it came from the provider: who tapped is
 // checked against the lesson's learner, the answer's index is judged against the lesson's own
@@ -26,9 +28,17 @@ export type Inbound = {
   action: InboundAction;
 };
 
-export type InboundResult = 'recorded' | 'duplicate';
+/** `ignored`: nothing of ours to record (a choice without an answer, a message answering nothing). */
+export type InboundResult = 'recorded' | 'duplicate' | 'ignored';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An open answer as kept: trimmed, at most OPEN_ANSWER_MAX characters; undefined when blank. */
+const answerText = (value: unknown): string | undefined => {
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  return text === '' ? undefined : [...text].slice(0, OPEN_ANSWER_MAX).join('');
+};
 
 /** A button's value read back; null when it is not one of ours. */
 export const parseAction = (value: unknown): InboundAction | null => {
@@ -48,11 +58,12 @@ export const parseAction = (value: unknown): InboundAction | null => {
     UUID.test(record.delivery_uuid)
   ) {
     const answer = Number(record.answer);
+    const text = answerText(record.text);
     return {
       type: 'answered',
       delivery_uuid: record.delivery_uuid,
       ...(Number.isInteger(answer) && answer >= 0 ? { answer } : {}),
-      ...(typeof record.text === 'string' ? { text: record.text } : {}),
+      ...(text !== undefined ? { text } : {}),
     };
   }
   if (
@@ -85,13 +96,9 @@ const targetLearner = async (deps: DeliveryDeps, inbound: Inbound): Promise<stri
   return row?.learner_uuid ?? null;
 };
 
-/** Whether the answer given is right, judged on the lesson the delivery sent. */
-const judge = async (
-  deps: DeliveryDeps,
-  deliveryUuid: string,
-  action: Extract<InboundAction, { type: 'answered' }>,
-): Promise<{ correct: boolean; text?: string }> => {
-  const row = await deps.db
+/** Lesson sends (`d`) with the lesson each sent: its day, in the send's language. */
+const withLesson = (db: Db) =>
+  db
     .selectFrom('lesson_deliveries as d')
     .innerJoin('lessons', (join) =>
       join.onRef('lessons.course_uuid', '=', 'd.course_uuid').onRef('lessons.day', '=', 'd.day'),
@@ -100,22 +107,74 @@ const judge = async (
       join
         .onRef('languages.uuid', '=', 'lessons.language_uuid')
         .onRef('languages.short_name', '=', 'd.language'),
-    )
+    );
+
+/**
+ * Whether the answer given is right, judged on the lesson the delivery sent; null when it is no
+ * answer to that question (a choice without a valid index, an open question without text).
+ */
+const judge = async (
+  deps: DeliveryDeps,
+  deliveryUuid: string,
+  action: Extract<InboundAction, { type: 'answered' }>,
+): Promise<{ correct: boolean; text?: string } | null> => {
+  const row = await withLesson(deps.db)
     .select('lessons.assessment')
     .where('d.uuid', '=', deliveryUuid)
     .executeTakeFirst();
-  const assessment = row?.assessment
-    ? (JSON.parse(row.assessment) as {
-        type: string;
-        answers?: { text: string; correct: boolean }[];
-      })
-    : null;
-  if (assessment && assessment.type !== 'open_answer' && action.answer !== undefined) {
-    const chosen = assessment.answers?.[action.answer];
-    return { correct: chosen?.correct === true, text: chosen?.text };
+  const assessment = row?.assessment ? (JSON.parse(row.assessment) as TAssessment) : null;
+  // No question: the events handling refuses the answer in the user's words.
+  if (!assessment) return { correct: true };
+  if (assessment.type !== 'open_answer') {
+    const chosen = action.answer === undefined ? undefined : assessment.answers[action.answer];
+    return chosen ? { correct: chosen.correct, text: chosen.text } : null;
   }
   // An open answer counts as answered; whether it is right is the trainer's call (spec §9).
-  return { correct: true, ...(action.text !== undefined ? { text: action.text } : {}) };
+  return action.text === undefined ? null : { correct: true, text: action.text };
+};
+
+/**
+ * A message the learner typed in the chat (not a button) as an answer: it answers their latest
+ * question on this channel still waiting (sent, neither answered nor missed) — any text an open
+ * question, an answer's number ("2", "2.") a multiple choice. Null when it answers nothing.
+ */
+export const replyAction = async (
+  deps: Pick<DeliveryDeps, 'db'>,
+  reply: {
+    companyUuid: string;
+    channel: TChannelKey;
+    learnerUuid: string;
+    text: string;
+    /** Lesson sends the learner has not seen yet (WhatsApp's, waiting for the window). */
+    exclude?: string[];
+  },
+): Promise<InboundAction | null> => {
+  const text = answerText(reply.text);
+  if (text === undefined) return null;
+  const exclude = reply.exclude ?? [];
+  const waiting = await withLesson(deps.db)
+    .select(['d.uuid', 'lessons.assessment'])
+    .where('d.company_uuid', '=', reply.companyUuid)
+    .where('d.learner_uuid', '=', reply.learnerUuid)
+    .where('d.channel', '=', reply.channel)
+    .where('d.status', '=', 'sent')
+    .where('d.answered_at', 'is', null)
+    .where('d.missed_at', 'is', null)
+    .where('lessons.assessment', 'is not', null)
+    .$if(exclude.length > 0, (query) => query.where('d.uuid', 'not in', exclude))
+    .orderBy('d.sent_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!waiting?.assessment) return null;
+  const assessment = JSON.parse(waiting.assessment) as TAssessment;
+  if (assessment.type === 'open_answer') {
+    return { type: 'answered', delivery_uuid: waiting.uuid, text };
+  }
+  const number = /^([1-9]\d?)\.?$/.exec(text);
+  const index = number ? Number(number[1]) - 1 : -1;
+  return index >= 0 && index < assessment.answers.length
+    ? { type: 'answered', delivery_uuid: waiting.uuid, answer: index }
+    : null;
 };
 
 /** Keeps the provider's message id; false when it was seen before (a retried webhook). */
@@ -151,23 +210,22 @@ export const applyInbound = async (
   const target = await targetLearner(deps, inbound);
   if (!actor || !target || actor !== target) throw wrongLearner();
   const nowIso = deps.clock.now().toISOString();
+  const { action } = inbound;
+  let event: TChannelEvent;
+  if (action.type === 'answered') {
+    const answer = await judge(deps, action.delivery_uuid, action);
+    if (!answer) return 'ignored';
+    event = { type: 'answered', delivery_uuid: action.delivery_uuid, answer, occurred_at: nowIso };
+  } else {
+    event = {
+      type: action.type,
+      course_uuid: action.course_uuid,
+      learner_uuid: action.learner_uuid,
+      occurred_at: nowIso,
+    };
+  }
   if (!(await claimInbound(deps, inbound, nowIso))) return 'duplicate';
   await touchInbound(deps, actor, inbound.channel, nowIso);
-  const { action } = inbound;
-  const event: TChannelEvent =
-    action.type === 'answered'
-      ? {
-          type: 'answered',
-          delivery_uuid: action.delivery_uuid,
-          answer: await judge(deps, action.delivery_uuid, action),
-          occurred_at: nowIso,
-        }
-      : {
-          type: action.type,
-          course_uuid: action.course_uuid,
-          learner_uuid: action.learner_uuid,
-          occurred_at: nowIso,
-        };
   try {
     const [result] = await applyChannelEvents(
       deps,
@@ -184,4 +242,43 @@ export const applyInbound = async (
       .execute();
     throw error;
   }
+};
+
+/**
+ * A message a provider user typed: when it answers their waiting question (replyAction) it is
+ * applied like a tap; otherwise it only counts as the learner writing (WhatsApp's window).
+ */
+export const applyReply = async (
+  deps: DeliveryDeps,
+  reply: Omit<Inbound, 'action'> & { text: string; exclude?: string[] },
+): Promise<InboundResult> => {
+  const { text, exclude, ...inbound } = reply;
+  // A provider's retry of a reply already taken: once it was applied nothing is waiting, so it
+  // must be known by its id before asking what it answers.
+  const seen = await deps.db
+    .selectFrom('channel_inbound_messages')
+    .select('provider_message_id')
+    .where('channel', '=', inbound.channel)
+    .where('provider_message_id', '=', inbound.providerMessageId)
+    .executeTakeFirst();
+  if (seen) return 'duplicate';
+  const learner = await learnerOfProviderUser(
+    deps,
+    inbound.companyUuid,
+    inbound.channel,
+    inbound.providerUserId,
+  );
+  if (!learner) return 'ignored';
+  const action = await replyAction(deps, {
+    companyUuid: inbound.companyUuid,
+    channel: inbound.channel,
+    learnerUuid: learner,
+    text,
+    exclude,
+  });
+  if (!action) {
+    await touchInbound(deps, learner, inbound.channel, deps.clock.now().toISOString());
+    return 'ignored';
+  }
+  return applyInbound(deps, { ...inbound, action });
 };

@@ -40,6 +40,19 @@ export type ChannelMessage = {
   totalDays: number;
 };
 
+/** The longest open answer kept, and a card's text input takes (a WhatsApp message: 4 096). */
+export const OPEN_ANSWER_MAX = 4096;
+
+/** An Adaptive Card's text input for an open answer (Teams, Webex): required, within the limit. */
+export const openAnswerInput = (placeholder: string) => ({
+  type: 'Input.Text',
+  id: 'text',
+  isMultiline: true,
+  isRequired: true,
+  maxLength: OPEN_ANSWER_MAX,
+  placeholder,
+});
+
 /** A channel's payload: JSON the channel's API takes. */
 export type RenderedPayload = Record<string, unknown>;
 

@@ -75,6 +75,7 @@ const adaptersOf = (app: SchedulerApp, options: SchedulerOptions): ChannelAdapte
           clock: app.clock,
           secretBox: app.secretBox ?? null,
           channelSettings: app.channelSettings,
+          metrics: app.metrics,
         })
       : createOutboxAdapters(app);
     defaultAdapters.set(app.db, adapters);

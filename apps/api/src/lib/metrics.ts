@@ -43,6 +43,12 @@ export const createMetrics = () => {
     labelNames: ['channel', 'status'] as const,
     registers: [registry],
   });
+  const pacingWait = new Counter({
+    name: `${METRICS_PREFIX}channel_pacing_wait_seconds_total`,
+    help: "Time the scheduler of this process waited to stay within a chat provider's rate, by channel.",
+    labelNames: ['channel'] as const,
+    registers: [registry],
+  });
   const signInFailures = new Counter({
     name: `${METRICS_PREFIX}sign_in_failures_total`,
     help: 'Failed sign-in steps: a wrong password, a wrong or spent TOTP code, a wrong 2FA setup code.',
@@ -60,6 +66,7 @@ export const createMetrics = () => {
     httpDuration,
     jobDuration,
     lessons,
+    pacingWait,
     signInFailures,
     lockouts,
   };

@@ -1,61 +1,23 @@
-import { randomBytes } from 'node:crypto';
-
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { renderSlack } from '../../src/delivery/channels/slack/render.ts';
-import type { ChannelMessage } from '../../src/delivery/render.ts';
-import { buildTestApp, call } from '../helper.ts';
-import {
-  authHeaders,
-  createWorld,
-  deliveriesOf,
-  learnersList,
-  publishCourse,
-  tickAt,
-} from '../fixtures/delivery.ts';
+import { createUser, signIn, call } from '../helper.ts';
+import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
 import { blockProblems, startFakeSlack } from '../fakes/slack.ts';
 
 // Slack end to end against a fake Slack on 127.0.0.1: an administrator connects the workspace,
 // the scheduler sends the day's lesson to each learner's DM (found by e-mail), the learner taps
 // an answer, the signed callback is verified and the answer shows in Insights.
 
-const START = '2026-11-22T09:00:00.000Z';
-const DAY1 = '2026-11-23T08:30:00.000Z';
-const SECRETS_KEY = randomBytes(32).toString('base64');
-
 describe('Slack delivery', async () => {
   const fake = await startFakeSlack();
   afterAll(() => fake.close());
-  const app = await buildTestApp({
-    secretsKey: SECRETS_KEY,
-    channels: { slack: { apiUrl: fake.apiUrl } },
-  });
-  const world = await createWorld(app);
-  app.testClock.set(START);
-
-  const connect = async (fields: Record<string, string>) =>
-    call(app, {
-      method: 'PUT',
-      url: '/api/v1/channel-connections/slack',
-      headers: await authHeaders(app, world),
-      payload: { fields },
-    });
+  const { app, world, connect, webhook, enrol, tickAt, deliveriesOfDay, insightsOf, learnerDay } =
+    await channelWorld('slack', { slack: { apiUrl: fake.apiUrl } });
   const nowSeconds = () => Math.floor(app.clock.now().getTime() / 1000);
-  const tap = (request: { body: string; headers: Record<string, string> }) =>
-    call(app, {
-      method: 'POST',
-      url: '/api/v1/webhooks/slack',
-      headers: request.headers,
-      payload: request.body,
-    });
 
   it('refuses a connection without its required secrets, in the user’s language', async () => {
-    const response = await call(app, {
-      method: 'PUT',
-      url: '/api/v1/channel-connections/slack',
-      headers: { ...(await authHeaders(app, world)), 'accept-language': 'it' },
-      payload: { fields: { bot_token: 'xoxb-fake-token' } },
-    });
+    const response = await connect({ bot_token: 'xoxb-fake-token' }, { language: 'it' });
     expect(response.statusCode).toBe(422);
     expect(response.json.error.errors['fields.signing_secret']).toEqual([
       'Questo campo è obbligatorio per connettere.',
@@ -90,13 +52,9 @@ describe('Slack delivery', async () => {
   });
 
   it('sends the lesson to each learner’s DM, takes the tapped answer once, and Insights counts it', async () => {
-    const { list, learners } = await learnersList(app, world, [{}, {}]);
+    const { course, learners } = await enrol([{}, {}]);
     const slackUsers = learners.map((learner) => fake.addUser(learner.email!));
-    const course = await publishCourse(app, world, {
-      lists: [list.uuid],
-      distribution: { disabled_enrolment_opt_in: true },
-    });
-    const result = await tickAt(app, DAY1);
+    const result = await tickAt(DAY1);
     expect(result).toMatchObject({ sent: 2, failed: 0 });
     expect(fake.refused.filter((entry) => entry.method !== 'auth.test')).toEqual([]);
     const posted = fake.messages.filter((message) =>
@@ -118,67 +76,93 @@ describe('Slack delivery', async () => {
       slackUsers.map((user) => user.id).sort(),
     );
 
-    const deliveries = (await deliveriesOf(app, course)).filter((row) => row.day === 1);
-    const mine = deliveries.find((row) => row.learner_uuid === learners[0]!.uuid)!;
+    const mine = (await deliveriesOfDay(course)).find(
+      (row) => row.learner_uuid === learners[0]!.uuid,
+    )!;
+    const answerOfMine = async () =>
+      (await deliveriesOfDay(course)).find((row) => row.uuid === mine.uuid)!;
 
     // Unsigned, wrongly signed and stale requests change nothing.
     const right = fake.tapRequest(first!, 0, { nowSeconds: nowSeconds() });
     expect(
-      (await tap({ ...right, headers: { ...right.headers, 'x-slack-signature': 'v0=00' } }))
+      (await webhook({ ...right, headers: { ...right.headers, 'x-slack-signature': 'v0=00' } }))
         .statusCode,
     ).toBe(401);
     expect(
       (
-        await tap(
+        await webhook(
           fake.tapRequest(first!, 0, { nowSeconds: nowSeconds(), secret: 'not-the-secret' }),
         )
       ).statusCode,
     ).toBe(401);
     expect(
-      (await tap(fake.tapRequest(first!, 0, { nowSeconds: nowSeconds() - 6 * 60 }))).statusCode,
+      (await webhook(fake.tapRequest(first!, 0, { nowSeconds: nowSeconds() - 6 * 60 }))).statusCode,
     ).toBe(401);
     // Someone else tapping the learner's buttons: refused.
-    const intruder = await tap(
+    const intruder = await webhook(
       fake.tapRequest(first!, 1, { nowSeconds: nowSeconds(), userId: slackUsers[1]!.id }),
     );
     expect(intruder.statusCode).toBe(403);
-    expect(
-      (await deliveriesOf(app, course)).find((row) => row.uuid === mine.uuid)!.answered_at,
-    ).toBeNull();
+    expect((await answerOfMine()).answered_at).toBeNull();
 
-    const answered = await tap(right);
+    const answered = await webhook(right);
     expect(answered.statusCode).toBe(200);
     expect(answered.json).toEqual({ status: 'recorded' });
     // Slack's retry of the same tap, and a second tap: nothing more.
-    expect((await tap(right)).json).toEqual({ status: 'duplicate' });
-    const after = (await deliveriesOf(app, course)).find((row) => row.uuid === mine.uuid)!;
+    expect((await webhook(right)).json).toEqual({ status: 'duplicate' });
+    const after = await answerOfMine();
     expect([after.answer_correct, after.answered_at]).toEqual([1, DAY1]);
 
     // The other learner answers wrong.
-    expect((await tap(fake.tapRequest(second!, 1, { nowSeconds: nowSeconds() }))).json).toEqual({
-      status: 'recorded',
-    });
+    expect((await webhook(fake.tapRequest(second!, 1, { nowSeconds: nowSeconds() }))).json).toEqual(
+      {
+        status: 'recorded',
+      },
+    );
 
-    const insights = await call(app, {
-      method: 'GET',
-      url: `/api/v2/analytics/classrooms/${world.classroom}/courses/insights`,
-      headers: await authHeaders(app, world),
+    expect(await insightsOf(course)).toMatchObject({ completionRate: 100, successRate: 50 });
+  });
+
+  it('takes the learner’s message in the DM as their open answer, once, and shows it on their page', async () => {
+    const { course, learners } = await enrol([{}], { openAnswerDays: [1] });
+    const user = fake.addUser(learners[0]!.email!);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const sent = fake.messages.find((message) => message.userId === user.id)!;
+    expect(JSON.stringify(sent.blocks)).toContain('Reply with your answer.');
+
+    // The Events API's URL check answers its challenge, signed like any request.
+    const check = await webhook(fake.urlVerification(nowSeconds()));
+    expect(check.json).toEqual({ challenge: 'fake-challenge' });
+    expect((await webhook(fake.urlVerification(nowSeconds(), 'not-the-secret'))).statusCode).toBe(
+      401,
+    );
+
+    const words = 'Ask first, then listen <really> & take notes';
+    const event = fake.messageEvent(user, words, { nowSeconds: nowSeconds() });
+    const forged = fake.messageEvent(user, 'forged', {
+      nowSeconds: nowSeconds(),
+      secret: 'not-the-secret',
     });
-    const row = (insights.json.data as { uuid: string }[]).find((item) => item.uuid === course);
-    expect(row).toMatchObject({ completionRate: 100, successRate: 50 });
+    expect((await webhook(forged)).statusCode).toBe(401);
+    expect((await webhook(event)).json).toEqual({ status: 'recorded' });
+    // Slack retries an event it thinks was not acknowledged: the same event id.
+    expect((await webhook(event)).json).toEqual({ status: 'duplicate' });
+    // Nothing is waiting any more: a further message answers nothing.
+    expect(
+      (await webhook(fake.messageEvent(user, 'thanks!', { nowSeconds: nowSeconds() }))).json,
+    ).toEqual({ status: 'ignored' });
+    expect(await learnerDay(learners[0]!.uuid, course, 1)).toMatchObject({
+      state: 'correct',
+      answer: words,
+    });
   });
 
   it('waits the Retry-After of a 429 and sends once', async () => {
-    const { list, learners } = await learnersList(app, world, [{}]);
+    const { learners } = await enrol([{}]);
     const user = fake.addUser(learners[0]!.email!);
-    app.testClock.set(START);
-    await publishCourse(app, world, {
-      lists: [list.uuid],
-      distribution: { disabled_enrolment_opt_in: true },
-    });
     fake.rateLimit(1, 3);
     const waits: number[] = [];
-    const result = await tickAt(app, DAY1, {
+    const result = await tickAt(DAY1, {
       sleep: async (ms) => {
         waits.push(ms);
       },
@@ -189,21 +173,15 @@ describe('Slack delivery', async () => {
   });
 
   it('a learner Slack does not know fails without retries', async () => {
-    const { list } = await learnersList(app, world, [{}]);
-    app.testClock.set(START);
-    const course = await publishCourse(app, world, {
-      lists: [list.uuid],
-      distribution: { disabled_enrolment_opt_in: true },
-    });
+    const { course } = await enrol([{}]);
     const before = fake.calls.length;
-    const result = await tickAt(app, DAY1);
+    const result = await tickAt(DAY1);
     expect(result).toMatchObject({ sent: 0, failed: 1 });
     expect(fake.calls.slice(before)).toEqual(['users.lookupByEmail']);
-    expect((await deliveriesOf(app, course)).find((row) => row.day === 1)!.status).toBe('failed');
+    expect((await deliveriesOfDay(course))[0]!.status).toBe('failed');
   });
 
   it('non-administrators see the status only and cannot connect', async () => {
-    const { createUser, signIn } = await import('../helper.ts');
     const member = await createUser(app, world.company, { isAdmin: false });
     const tokens = await signIn(app, member);
     const headers = { authorization: `Bearer ${tokens.access_token}` };
@@ -226,36 +204,16 @@ describe('Slack delivery', async () => {
 });
 
 describe('Slack renderer limits', () => {
-  const message = (overrides: Partial<NonNullable<ChannelMessage['lesson']>>): ChannelMessage => ({
-    kind: 'lesson',
-    channel: 'slack',
-    companyUuid: 'c',
-    courseUuid: 'k',
-    courseName: 'Safety & <Health>',
-    deliveryUuid: '00000000-0000-4000-8000-000000000001',
-    language: 'en',
-    recipient: { learnerUuid: 'l', firstName: 'A', lastName: 'B', address: 'a@example.com' },
-    totalDays: 2,
-    lesson: {
-      day: 1,
-      title: 'T',
-      topic_intro: 'Fish & chips <b>',
-      topic_content: '<p>A &amp; B &lt;tag&gt; <a href="https://x.test/a|b">link</a></p>',
-      learning_minutes: 3,
-      media: null,
-      assessment: {
-        type: 'multiple_choice',
-        question: 'Is 1 < 2?',
-        mandatory: true,
-        answers: [
-          { text: 'Yes', correct: true },
-          { text: 'No', correct: false },
-        ],
-        thank_you_message: null,
-      } as never,
-      ...overrides,
-    },
-  });
+  const message = (lesson: Parameters<typeof sampleMessage>[1]) =>
+    sampleMessage(
+      'slack',
+      {
+        topic_intro: 'Fish & chips <b>',
+        topic_content: '<p>A &amp; B &lt;tag&gt; <a href="https://x.test/a|b">link</a></p>',
+        ...lesson,
+      },
+      { courseName: 'Safety & <Health>' },
+    );
 
   it('escapes &, < and > and keeps links working', () => {
     const payload = renderSlack(message({})) as { blocks: Record<string, any>[] };
@@ -287,16 +245,7 @@ describe('Slack renderer limits', () => {
     const long = `${'a'.repeat(90)} end`;
     const payload = renderSlack(
       message({
-        assessment: {
-          type: 'multiple_choice',
-          question: 'Q',
-          mandatory: true,
-          answers: [
-            { text: long, correct: true },
-            { text: 'Short', correct: false },
-          ],
-          thank_you_message: null,
-        } as never,
+        assessment: choices([long, 'Short']),
       }),
     ) as { blocks: Record<string, any>[] };
     expect(blockProblems(payload.blocks)).toEqual([]);

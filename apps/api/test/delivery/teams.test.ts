@@ -1,18 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { renderTeamsActivity } from '../../src/delivery/channels/teams/render.ts';
-import type { ChannelMessage } from '../../src/delivery/render.ts';
-import { buildTestApp, call } from '../helper.ts';
-import {
-  authHeaders,
-  createWorld,
-  deliveriesOf,
-  learnersList,
-  publishCourse,
-  tickAt,
-} from '../fixtures/delivery.ts';
+import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
 import { adaptiveCardProblems } from '../fakes/adaptive-cards.ts';
 import { startFakeTeams } from '../fakes/teams.ts';
 
@@ -22,35 +13,26 @@ import { startFakeTeams } from '../fakes/teams.ts';
 // learner's submit comes back as a Bot Connector JWT (RS256, issuer, audience, serviceurl,
 // keys from the OpenID metadata) and Insights counts it.
 
-const START = '2026-11-22T09:00:00.000Z';
-const DAY1 = '2026-11-23T08:30:00.000Z';
-
 describe('Teams delivery', async () => {
   const fake = await startFakeTeams();
   afterAll(() => fake.close());
-  const app = await buildTestApp({
-    secretsKey: randomBytes(32).toString('hex'),
-    channels: {
-      teams: { tokenUrl: fake.tokenUrl, openIdMetadataUrl: fake.openIdMetadataUrl },
-    },
+  const {
+    app,
+    connect,
+    webhook: post,
+    enrol,
+    tickAt,
+    answersOfDay,
+    learnerDay,
+    insightsOf,
+  } = await channelWorld('ms-teams', {
+    teams: { tokenUrl: fake.tokenUrl, openIdMetadataUrl: fake.openIdMetadataUrl },
   });
-  const world = await createWorld(app);
-  app.testClock.set(START);
-  const post = async (request: Promise<{ body: string; headers: Record<string, string> }>) => {
-    const { body, headers } = await request;
-    return call(app, { method: 'POST', url: '/api/v1/webhooks/teams', headers, payload: body });
-  };
+  const now = () => app.testClock.now();
+
   it('connecting gets an app token; a wrong password is saved with the provider’s error', async () => {
-    const headers = await authHeaders(app, world);
     const save = (password: string) =>
-      call(app, {
-        method: 'PUT',
-        url: '/api/v1/channel-connections/ms-teams',
-        headers,
-        payload: {
-          fields: { tenant_id: randomUUID(), app_id: fake.appId, app_password: password },
-        },
-      });
+      connect({ tenant_id: randomUUID(), app_id: fake.appId, app_password: password });
     const wrong = await save('wrong');
     expect(wrong.json.data).toMatchObject({ status: 'error', available: true });
     expect(String(wrong.json.data.last_error)).toContain('invalid_client');
@@ -58,21 +40,13 @@ describe('Teams delivery', async () => {
   });
 
   it('installs, sends the card, takes a verified submit once from the learner only, and Insights counts it', async () => {
-    const { list, learners } = await learnersList(app, world, [
-      { channels: ['ms-teams'] },
-      { channels: ['ms-teams'] },
-    ]);
-    const now = () => app.testClock.now();
-    const installs = learners.map((learner) => fake.install(learner.email!, now()));
+    const { course, learners } = await enrol([{}, {}, {}]);
+    // The third learner never installs the app: a permanent failure, not retried.
+    const installs = learners.slice(0, 2).map((learner) => fake.install(learner.email!, now()));
     for (const install of installs) {
       expect((await post(install.request)).json).toEqual({ status: 'installed' });
     }
-    const course = await publishCourse(app, world, {
-      lists: [list.uuid],
-      channels: ['ms-teams'],
-      distribution: { disabled_enrolment_opt_in: true },
-    });
-    expect(await tickAt(app, DAY1)).toMatchObject({ sent: 2, failed: 0 });
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 2, failed: 1 });
     expect(fake.refused).toEqual([]);
     const [first, second] = installs.map((install) =>
       fake.activities.find((sent) => sent.conversationId === install.member.conversationId)!,
@@ -92,6 +66,9 @@ describe('Teams delivery', async () => {
     expect((await post(answer({ claimServiceUrl: 'https://elsewhere.example/' }))).statusCode).toBe(
       401,
     );
+    // A token recorded two hours ago and replayed: expired.
+    const twoHoursAgo = new Date(now().getTime() - 2 * 60 * 60 * 1000);
+    expect((await post(answer({ now: twoHoursAgo }))).statusCode).toBe(401);
     expect((await post(answer({ from: from(1) }))).statusCode).toBe(403);
 
     const id = randomUUID();
@@ -101,52 +78,50 @@ describe('Teams delivery', async () => {
       (await post(fake.submit(second!, { answer: '2' }, { from: from(1), now: now() }))).json,
     ).toEqual({ status: 'recorded' });
 
-    const rows = (await deliveriesOf(app, course)).filter((row) => row.day === 1);
-    expect(rows.map((row) => row.answer_correct).sort()).toEqual([0, 1]);
-    const insights = await call(app, {
-      method: 'GET',
-      url: `/api/v2/analytics/classrooms/${world.classroom}/courses/insights`,
-      headers: await authHeaders(app, world),
+    expect(await answersOfDay(course)).toEqual([0, 1, null]);
+    expect(await insightsOf(course)).toMatchObject({ successRate: 50 });
+  });
+
+  it('takes an open answer typed in the card; an empty one answers nothing', async () => {
+    const { course, learners } = await enrol([{}], { openAnswerDays: [1] });
+    const install = fake.install(learners[0]!.email!, now());
+    await post(install.request);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const sent = fake.activities.find(
+      (activity) => activity.conversationId === install.member.conversationId,
+    )!;
+    const submit = (text: string) =>
+      post(fake.submit(sent, { text }, { from: install.member.id, now: now() }));
+    expect((await submit('   ')).json).toEqual({ status: 'ignored' });
+    expect((await submit('Ask open questions.')).json).toEqual({ status: 'recorded' });
+    expect(await learnerDay(learners[0]!.uuid, course, 1)).toMatchObject({
+      state: 'correct',
+      answer: 'Ask open questions.',
     });
-    const row = (insights.json.data as { uuid: string }[]).find((item) => item.uuid === course);
-    expect(row).toMatchObject({ completionRate: 100, successRate: 50 });
+  });
+
+  it('waits the Retry-After of a 429 and sends once', async () => {
+    const { learners } = await enrol([{}]);
+    const install = fake.install(learners[0]!.email!, now());
+    await post(install.request);
+    fake.rateLimit(1, 2);
+    const waits: number[] = [];
+    const result = await tickAt(DAY1, { sleep: async (ms) => void waits.push(ms) });
+    expect(result).toMatchObject({ sent: 1, failed: 0 });
+    expect(waits).toEqual([2000]);
+    const sent = fake.activities.filter(
+      (activity) => activity.conversationId === install.member.conversationId,
+    );
+    expect(sent).toHaveLength(1);
   });
 });
 
 describe('Teams card', () => {
   it('puts eleven answers in one choice set with one submit, valid at 1.5 within six actions', () => {
-    const message: ChannelMessage = {
-      kind: 'lesson',
-      channel: 'ms-teams',
-      companyUuid: 'c',
-      courseUuid: 'k',
-      courseName: 'Course',
-      deliveryUuid: '00000000-0000-4000-8000-000000000001',
-      language: 'en',
-      recipient: { learnerUuid: 'l', firstName: 'A', lastName: 'B', address: 'a@example.com' },
-      totalDays: 1,
-      lesson: {
-        day: 1,
-        title: 'T',
-        topic_intro: 'Intro',
-        topic_content: '<p>Body</p>',
-        learning_minutes: 3,
-        media: null,
-        assessment: {
-          type: 'multiple_choice',
-          question: 'Q?',
-          mandatory: true,
-          answers: Array.from({ length: 11 }, (_, index) => ({
-            text: `Answer ${index}`,
-            correct: index === 0,
-          })),
-          thank_you_message: null,
-        } as never,
-      },
-    };
-    const activity = renderTeamsActivity(message) as {
-      attachments: { content: Record<string, any> }[];
-    };
+    const eleven = Array.from({ length: 11 }, (_, index) => `Answer ${index}`);
+    const activity = renderTeamsActivity(
+      sampleMessage('ms-teams', { assessment: choices(eleven) }),
+    ) as { attachments: { content: Record<string, any> }[] };
     const card = activity.attachments[0]!.content;
     expect(adaptiveCardProblems(card, { version: '1.5', maxActions: 6 })).toEqual([]);
     const choiceSet = (card.body as { type: string; choices?: unknown[] }[]).find(

@@ -1,18 +1,7 @@
-import { randomBytes } from 'node:crypto';
-
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { renderWebexMessages } from '../../src/delivery/channels/webex/render.ts';
-import type { ChannelMessage } from '../../src/delivery/render.ts';
-import { buildTestApp, call } from '../helper.ts';
-import {
-  authHeaders,
-  createWorld,
-  deliveriesOf,
-  learnersList,
-  publishCourse,
-  tickAt,
-} from '../fixtures/delivery.ts';
+import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
 import { adaptiveCardProblems } from '../fakes/adaptive-cards.ts';
 import { startFakeWebex } from '../fakes/webex.ts';
 
@@ -20,34 +9,25 @@ import { startFakeWebex } from '../fakes/webex.ts';
 // the scheduler sends the lesson with its Adaptive Card 1.3, the learner submits an answer,
 // the signed notification is verified, the submit fetched, and Insights counts it.
 
-const START = '2026-11-22T09:00:00.000Z';
-const DAY1 = '2026-11-23T08:30:00.000Z';
 const WEBHOOK_SECRET = 'webex-webhook-secret';
 
 describe('Webex delivery', async () => {
   const fake = await startFakeWebex();
   afterAll(() => fake.close());
-  const app = await buildTestApp({
-    secretsKey: randomBytes(32).toString('hex'),
-    channels: { webex: { apiUrl: fake.apiUrl, publicUrl: 'https://ccp.example.test' } },
+  const {
+    connect,
+    webhook: submit,
+    enrol,
+    tickAt,
+    answersOfDay,
+    insightsOf,
+    learnerDay,
+  } = await channelWorld('webex', {
+    webex: { apiUrl: fake.apiUrl, publicUrl: 'https://ccp.example.test' },
   });
-  const world = await createWorld(app);
-  app.testClock.set(START);
-  const submit = (request: { body: string; headers: Record<string, string> }) =>
-    call(app, {
-      method: 'POST',
-      url: '/api/v1/webhooks/webex',
-      headers: request.headers,
-      payload: request.body,
-    });
 
   it('connecting checks the token and registers the answers webhook with the secret', async () => {
-    const response = await call(app, {
-      method: 'PUT',
-      url: '/api/v1/channel-connections/webex',
-      headers: await authHeaders(app, world),
-      payload: { fields: { bot_token: fake.token, webhook_secret: WEBHOOK_SECRET } },
-    });
+    const response = await connect({ bot_token: fake.token, webhook_secret: WEBHOOK_SECRET });
     expect(response.json.data).toMatchObject({
       status: 'connected',
       provider_ids: { bot_id: fake.botId },
@@ -63,19 +43,11 @@ describe('Webex delivery', async () => {
   });
 
   it('sends the lesson, takes a signed submit once from the learner only, and Insights counts it', async () => {
-    const { list, learners } = await learnersList(app, world, [
-      { channels: ['webex'] },
-      { channels: ['webex'] },
-    ]);
+    const { course, learners } = await enrol([{}, {}]);
     const people = learners.map((learner) => fake.addPerson(learner.email!));
-    const course = await publishCourse(app, world, {
-      lists: [list.uuid],
-      channels: ['webex'],
-      distribution: { disabled_enrolment_opt_in: true },
-    });
     fake.rateLimit(1);
     const waits: number[] = [];
-    const result = await tickAt(app, DAY1, { sleep: async (ms) => void waits.push(ms) });
+    const result = await tickAt(DAY1, { sleep: async (ms) => void waits.push(ms) });
     expect(result).toMatchObject({ sent: 2, failed: 0 });
     expect(waits).toContain(2000);
     expect(fake.refused).toEqual([]);
@@ -103,50 +75,33 @@ describe('Webex delivery', async () => {
       status: 'recorded',
     });
 
-    const rows = (await deliveriesOf(app, course)).filter((row) => row.day === 1);
-    expect(rows.map((row) => row.answer_correct).sort()).toEqual([0, 1]);
-    const insights = await call(app, {
-      method: 'GET',
-      url: `/api/v2/analytics/classrooms/${world.classroom}/courses/insights`,
-      headers: await authHeaders(app, world),
+    expect(await answersOfDay(course)).toEqual([0, 1]);
+    expect(await insightsOf(course)).toMatchObject({ completionRate: 100, successRate: 50 });
+  });
+
+  it('takes an open answer typed in the card', async () => {
+    const { course, learners } = await enrol([{}], { openAnswerDays: [1] });
+    const person = fake.addPerson(learners[0]!.email!);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const sent = fake.messages.find((message) => message.toPersonId === person.id)!;
+    const words = 'Prepare three questions.';
+    expect((await submit(fake.submitRequest(sent, { text: words }))).json).toEqual({
+      status: 'recorded',
     });
-    const row = (insights.json.data as { uuid: string }[]).find((item) => item.uuid === course);
-    expect(row).toMatchObject({ completionRate: 100, successRate: 50 });
+    expect(await learnerDay(learners[0]!.uuid, course, 1)).toMatchObject({
+      state: 'correct',
+      answer: words,
+    });
   });
 });
 
 describe('Webex renderer limits', () => {
   it('splits markdown over 7 439 bytes into several messages, the card on the last, losing nothing', () => {
     const paragraph = 'è'.repeat(400);
-    const message: ChannelMessage = {
-      kind: 'lesson',
-      channel: 'webex',
-      companyUuid: 'c',
-      courseUuid: 'k',
-      courseName: 'Course',
-      deliveryUuid: '00000000-0000-4000-8000-000000000001',
-      language: 'en',
-      recipient: { learnerUuid: 'l', firstName: 'A', lastName: 'B', address: 'a@example.com' },
-      totalDays: 1,
-      lesson: {
-        day: 1,
-        title: 'T',
-        topic_intro: 'Intro',
-        topic_content: Array.from({ length: 12 }, () => `<p>${paragraph}</p>`).join(''),
-        learning_minutes: 3,
-        media: null,
-        assessment: {
-          type: 'multiple_choice',
-          question: 'Q?',
-          mandatory: true,
-          answers: Array.from({ length: 11 }, (_, index) => ({
-            text: `Answer ${index}`,
-            correct: index === 0,
-          })),
-          thank_you_message: null,
-        } as never,
-      },
-    };
+    const message = sampleMessage('webex', {
+      topic_content: Array.from({ length: 12 }, () => `<p>${paragraph}</p>`).join(''),
+      assessment: choices(Array.from({ length: 11 }, (_, index) => `Answer ${index}`)),
+    });
     const parts = renderWebexMessages(message) as {
       markdown: string;
       attachments?: { content: Record<string, any> }[];

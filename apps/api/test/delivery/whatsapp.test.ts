@@ -1,20 +1,9 @@
-import { randomBytes } from 'node:crypto';
-
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { createWhatsAppConnector } from '../../src/delivery/channels/whatsapp/client.ts';
 import { renderWhatsAppSession } from '../../src/delivery/channels/whatsapp/render.ts';
 import { createManualClock } from '../../src/lib/clock.ts';
-import type { ChannelMessage } from '../../src/delivery/render.ts';
-import { buildTestApp, call } from '../helper.ts';
-import {
-  authHeaders,
-  createWorld,
-  deliveriesOf,
-  learnersList,
-  publishCourse,
-  tickAt,
-} from '../fixtures/delivery.ts';
+import { DAY1, DAY2, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
 import { startFakeWhatsApp } from '../fakes/whatsapp.ts';
 
 // WhatsApp end to end against a fake Cloud API on 127.0.0.1: outside the 24-hour window the
@@ -23,9 +12,6 @@ import { startFakeWhatsApp } from '../fakes/whatsapp.ts';
 // once, from the learner only, and Insights counts it. A learner who wrote in the last day gets
 // the lesson straight away.
 
-const START = '2026-11-22T09:00:00.000Z';
-const DAY1 = '2026-11-23T08:30:00.000Z';
-const DAY2 = '2026-11-24T08:30:00.000Z';
 /** When the learners tap Start: day 2 (08:30 next day) falls inside their 24-hour window. */
 const LEARNERS_WRITE = '2026-11-23T12:00:00.000Z';
 const VERIFY_TOKEN = 'whatsapp-verify-token';
@@ -33,36 +19,26 @@ const VERIFY_TOKEN = 'whatsapp-verify-token';
 describe('WhatsApp delivery', async () => {
   const fake = await startFakeWhatsApp();
   afterAll(() => fake.close());
-  const app = await buildTestApp({
-    secretsKey: randomBytes(32).toString('hex'),
-    channels: { whatsapp: { apiUrl: fake.apiUrl } },
-  });
-  const world = await createWorld(app);
-  app.testClock.set(START);
-  const post = (request: { body: string; headers: Record<string, string> }) =>
-    call(app, {
-      method: 'POST',
-      url: '/api/v1/webhooks/whatsapp',
-      headers: request.headers,
-      payload: request.body,
-    });
+  const {
+    app,
+    connect,
+    webhook: post,
+    enrol,
+    tickAt,
+    answersOfDay,
+    insightsOf,
+    learnerDay,
+  } = await channelWorld('whatsapp', { whatsapp: { apiUrl: fake.apiUrl } });
   const to = (phone: string) => phone.replace(/\D/g, '');
 
   it('connecting checks the number and that the template is approved', async () => {
-    const response = await call(app, {
-      method: 'PUT',
-      url: '/api/v1/channel-connections/whatsapp',
-      headers: await authHeaders(app, world),
-      payload: {
-        fields: {
-          business_account_id: fake.businessAccountId,
-          phone_number_id: fake.phoneNumberId,
-          template_name: fake.templateName,
-          access_token: fake.token,
-          app_secret: fake.appSecret,
-          verify_token: VERIFY_TOKEN,
-        },
-      },
+    const response = await connect({
+      business_account_id: fake.businessAccountId,
+      phone_number_id: fake.phoneNumberId,
+      template_name: fake.templateName,
+      access_token: fake.token,
+      app_secret: fake.appSecret,
+      verify_token: VERIFY_TOKEN,
     });
     expect(response.json.data).toMatchObject({
       status: 'connected',
@@ -73,7 +49,7 @@ describe('WhatsApp delivery', async () => {
 
   it('answers the subscription challenge only for the verify token', async () => {
     const verify = (token: string) =>
-      call(app, {
+      app.inject({
         method: 'GET',
         url: `/api/v1/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=1158201444`,
       });
@@ -85,16 +61,8 @@ describe('WhatsApp delivery', async () => {
 
   it('sends the template outside the window, the lesson after Start, and takes answers once from the learner only', async () => {
     const phones = ['+393331234567', '+393337654321'];
-    const { list } = await learnersList(app, world, [
-      { channels: ['whatsapp'], phone: phones[0] },
-      { channels: ['whatsapp'], phone: phones[1] },
-    ]);
-    const course = await publishCourse(app, world, {
-      lists: [list.uuid],
-      channels: ['whatsapp'],
-      distribution: { disabled_enrolment_opt_in: true },
-    });
-    expect(await tickAt(app, DAY1)).toMatchObject({ sent: 2, failed: 0 });
+    const { course } = await enrol(phones.map((phone) => ({ phone })));
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 2, failed: 0 });
     expect(fake.refused).toEqual([]);
     const templates = fake.messages.filter((message) => message.type === 'template');
     expect(templates.map((message) => message.to).sort()).toEqual(phones.map(to).sort());
@@ -143,23 +111,50 @@ describe('WhatsApp delivery', async () => {
       status: 'recorded',
     });
 
-    const rows = (await deliveriesOf(app, course)).filter((row) => row.day === 1);
-    expect(rows.map((row) => row.answer_correct).sort()).toEqual([0, 1]);
-    const insights = await call(app, {
-      method: 'GET',
-      url: `/api/v2/analytics/classrooms/${world.classroom}/courses/insights`,
-      headers: await authHeaders(app, world),
-    });
-    const row = (insights.json.data as { uuid: string }[]).find((item) => item.uuid === course);
-    expect(row).toMatchObject({ completionRate: 100, successRate: 50 });
+    expect(await answersOfDay(course)).toEqual([0, 1]);
+    expect(await insightsOf(course)).toMatchObject({ completionRate: 100, successRate: 50 });
 
     // Day 2 comes within 24 hours of their messages: the lesson itself, no template.
     const before = fake.messages.length;
-    expect(await tickAt(app, DAY2)).toMatchObject({ sent: 2, failed: 0 });
+    expect(await tickAt(DAY2)).toMatchObject({ sent: 2, failed: 0 });
     const later = fake.messages.slice(before);
     expect(later.some((message) => message.type === 'template')).toBe(false);
     expect(later.filter((message) => message.type === 'interactive')).toHaveLength(2);
     expect(fake.refused).toEqual([]);
+  });
+
+  it('any message opens the window for the waiting lesson; then a typed reply is the open answer', async () => {
+    const { course, learners } = await enrol([{ phone: '+393335550000' }], {
+      openAnswerDays: [1],
+    });
+    const waId = '393335550000';
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const sentTo = () => fake.messages.filter((message) => message.to === waId);
+    expect(sentTo().map((message) => message.type)).toEqual(['template']);
+    // "Hi" instead of tapping Start: the lesson follows, and "Hi" answers nothing unseen.
+    expect((await post(fake.typeText(waId, 'Hi'))).json).toEqual({ status: 'recorded' });
+    const lesson = sentTo().slice(1);
+    expect(lesson.map((message) => message.type)).toEqual(['text', 'text']);
+    expect(lesson.at(-1)!.text.body).toContain('Reply with your answer.');
+    expect(await learnerDay(learners[0]!.uuid, course, 1)).toMatchObject({ answer: null });
+
+    const words = 'I will listen before I answer.';
+    expect((await post(fake.typeText(waId, words))).json).toEqual({ status: 'recorded' });
+    expect(await learnerDay(learners[0]!.uuid, course, 1)).toMatchObject({
+      state: 'correct',
+      answer: words,
+    });
+    expect(fake.refused).toEqual([]);
+  });
+
+  it('a throughput limit (error 130429, no Retry-After) backs off and sends once', async () => {
+    await enrol([{ phone: '+393339990000' }]);
+    fake.rateLimit(1);
+    const waits: number[] = [];
+    const result = await tickAt(DAY1, { sleep: async (ms) => void waits.push(ms) });
+    expect(result).toMatchObject({ sent: 1, failed: 0 });
+    expect(waits).toHaveLength(1);
+    expect(fake.messages.filter((message) => message.to === '393339990000')).toHaveLength(1);
   });
 });
 
@@ -184,62 +179,24 @@ describe('WhatsApp window closed', async () => {
       conversationId: null,
       lastInboundAt: '2026-11-23T07:30:00.000Z',
     };
-    const lesson = {
-      kind: 'lesson' as const,
-      channel: 'whatsapp' as const,
-      companyUuid: 'c',
-      courseUuid: 'k',
-      courseName: 'Course',
-      deliveryUuid: '00000000-0000-4000-8000-000000000002',
-      language: 'en' as const,
-      recipient: { learnerUuid: 'l', firstName: 'A', lastName: 'B', address: '+393330000000' },
-      totalDays: 1,
-      lesson: null,
-    };
+    const reminder = sampleMessage('whatsapp', {}, { kind: 'reminder', lesson: null });
     const error = await connector
-      .send(connection, identity, {
-        ...lesson,
-        kind: 'reminder',
-      })
+      .send(connection, identity, reminder)
       .then(() => null)
       .catch((caught: unknown) => caught);
     expect(connector.classifyError(error)).toMatchObject({ kind: 'window_closed', code: '131047' });
     expect(fake.messages).toEqual([]);
     // A day later the window is closed by our own record too: only the template goes.
     clock.set('2026-11-24T08:30:00.000Z');
-    await connector.send(connection, identity, { ...lesson, kind: 'reminder' });
+    await connector.send(connection, identity, reminder);
     expect(fake.messages.map((message) => message.type)).toEqual(['template']);
     expect(fake.refused).toHaveLength(1);
   });
 });
 
 describe('WhatsApp renderer limits', () => {
-  const message = (answers: string[], content = '<p>Short.</p>'): ChannelMessage => ({
-    kind: 'lesson',
-    channel: 'whatsapp',
-    companyUuid: 'c',
-    courseUuid: 'k',
-    courseName: 'Course',
-    deliveryUuid: '00000000-0000-4000-8000-000000000001',
-    language: 'en',
-    recipient: { learnerUuid: 'l', firstName: 'A', lastName: 'B', address: '+393331234567' },
-    totalDays: 1,
-    lesson: {
-      day: 1,
-      title: 'T',
-      topic_intro: 'Intro',
-      topic_content: content,
-      learning_minutes: 3,
-      media: null,
-      assessment: {
-        type: 'multiple_choice',
-        question: 'Q?',
-        mandatory: true,
-        answers: answers.map((text, index) => ({ text, correct: index === 0 })),
-        thank_you_message: null,
-      } as never,
-    },
-  });
+  const message = (answers: string[], content = '<p>Short.</p>') =>
+    sampleMessage('whatsapp', { topic_content: content, assessment: choices(answers) });
   const last = (payloads: Record<string, any>[]) => payloads.at(-1)!;
 
   it('uses buttons for up to three short answers, a list up to ten, numbered replies beyond', () => {

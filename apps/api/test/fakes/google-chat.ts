@@ -26,6 +26,7 @@ export const startFakeGoogleChat = async ({
   const messages: ChatMessage[] = [];
   const refused: string[][] = [];
   let base = '';
+  let rateLimited = 0;
 
   const listening = await listen(async (request, response, body) => {
     const url = new URL(request.url ?? '/', 'http://fake');
@@ -63,6 +64,11 @@ export const startFakeGoogleChat = async ({
         : googleError(404, 'NOT_FOUND', 'Direct message space not found.');
     }
     const post = path.match(/^\/v1\/(spaces\/[^/]+)\/messages$/);
+    if (request.method === 'POST' && post && rateLimited > 0) {
+      rateLimited -= 1;
+      // Over the per-space or per-project quota: 429 RESOURCE_EXHAUSTED, no Retry-After.
+      return googleError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric.');
+    }
     if (request.method === 'POST' && post) {
       const space = post[1]!;
       const json = JSON.parse(body) as Record<string, any>;
@@ -101,6 +107,32 @@ export const startFakeGoogleChat = async ({
   });
   base = listening.baseUrl;
 
+  /** An event as Chat posts it: the user by e-mail, a bearer JWT for the project number. */
+  const chatEvent = async (
+    event: Record<string, unknown>,
+    options: { email: string; now: Date; audience?: string; foreignKey?: boolean },
+  ) => {
+    const key = options.foreignKey
+      ? (await generateKeyPair('RS256')).privateKey
+      : chatKeys.privateKey;
+    const seconds = Math.floor(options.now.getTime() / 1000);
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid })
+      .setIssuer('chat@system.gserviceaccount.com')
+      .setAudience(options.audience ?? projectNumber)
+      .setIssuedAt(seconds)
+      .setExpirationTime(seconds + 3600)
+      .sign(key);
+    return {
+      body: JSON.stringify({
+        eventTime: options.now.toISOString(),
+        user: { name: `users/${randomUUID()}`, email: options.email, displayName: 'Learner' },
+        ...event,
+      }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    };
+  };
+
   const serviceAccountJson = JSON.stringify({
     type: 'service_account',
     project_id: 'ccp-project',
@@ -119,6 +151,10 @@ export const startFakeGoogleChat = async ({
     messages,
     refused,
     close: listening.close,
+    /** The next `count` posts answer 429 RESOURCE_EXHAUSTED (a quota, without Retry-After). */
+    rateLimit: (count: number) => {
+      rateLimited = count;
+    },
     /** `email` adds the app: their DM space exists from now on. */
     addApp: (email: string) => {
       const space = `spaces/${randomUUID().slice(0, 11)}`;
@@ -134,35 +170,37 @@ export const startFakeGoogleChat = async ({
       const sections = message.cardsV2[0].card.sections as any[];
       const buttons = sections.at(-1).widgets[0].buttonList.buttons as any[];
       const action = buttons[index].onClick.action;
-      const key = options.foreignKey
-        ? (await generateKeyPair('RS256')).privateKey
-        : chatKeys.privateKey;
-      const seconds = Math.floor(options.now.getTime() / 1000);
-      const token = await new SignJWT({})
-        .setProtectedHeader({ alg: 'RS256', kid })
-        .setIssuer('chat@system.gserviceaccount.com')
-        .setAudience(options.audience ?? projectNumber)
-        .setIssuedAt(seconds)
-        .setExpirationTime(seconds + 3600)
-        .sign(key);
       const parameters = Object.fromEntries(
         (action.parameters as { key: string; value: string }[]).map((item) => [
           item.key,
           item.value,
         ]),
       );
-      return {
-        body: JSON.stringify({
+      return chatEvent(
+        {
           type: 'CARD_CLICKED',
-          eventTime: options.now.toISOString(),
           space: { name: message.space, type: 'DM' },
           message: { name: message.name },
-          user: { name: `users/${randomUUID()}`, email: options.email, displayName: 'Learner' },
           common: { invokedFunction: action.function, parameters },
           action: { actionMethodName: action.function, parameters: action.parameters },
-        }),
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      };
+        },
+        options,
+      );
     },
+    /** `email` writes `text` to the app in their DM `space`: the MESSAGE event Chat posts. */
+    write: (space: string, text: string, options: { email: string; now: Date }) =>
+      chatEvent(
+        {
+          type: 'MESSAGE',
+          space: { name: space, type: 'DM' },
+          message: {
+            name: `${space}/messages/${randomUUID()}`,
+            text,
+            argumentText: text,
+            sender: { email: options.email },
+          },
+        },
+        options,
+      ),
   };
 };

@@ -38,7 +38,9 @@ export const listen = async (
         if (!response.headersSent) sendJson(response, 500, { error: String(error) });
       });
   });
-  server.keepAliveTimeout = 1000;
+  // As the providers do, connections are kept between requests (under a second, undici drops
+  // each after one request); close() ends them.
+  server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

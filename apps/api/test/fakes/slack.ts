@@ -206,6 +206,19 @@ export const startFakeSlack = async ({
     }
   });
 
+  /** A request as Slack signs it: v0 HMAC of the timestamp and the raw body. */
+  const signed = (body: string, contentType: string, nowSeconds: number, secret: string) => {
+    const timestamp = String(nowSeconds);
+    return {
+      body,
+      headers: {
+        'content-type': contentType,
+        'x-slack-request-timestamp': timestamp,
+        'x-slack-signature': slackSignature(secret, timestamp, body),
+      },
+    };
+  };
+
   return {
     baseUrl: listening.baseUrl,
     apiUrl: `${listening.baseUrl}/api/`,
@@ -227,6 +240,47 @@ export const startFakeSlack = async ({
     },
     setLatency: (ms: number) => {
       latencyMs = ms;
+    },
+    /**
+     * The Events API request Slack sends when `userId` writes `text` in the app's DM
+     * (`message.im`), signed v0 at `nowSeconds`; `eventId` repeats for Slack's retries.
+     */
+    messageEvent: (
+      user: FakeSlackUser,
+      text: string,
+      {
+        nowSeconds,
+        secret = signingSecret,
+        eventId = `Ev${String((seq += 1)).padStart(9, '0')}`,
+      }: { nowSeconds: number; secret?: string; eventId?: string },
+    ) => {
+      const body = JSON.stringify({
+        token: 'deprecated-verification-token',
+        team_id: teamId,
+        api_app_id: 'AFAKE',
+        type: 'event_callback',
+        event_id: eventId,
+        event_time: nowSeconds,
+        event: {
+          type: 'message',
+          channel_type: 'im',
+          channel: `D${user.id.slice(1)}`,
+          user: user.id,
+          // Slack escapes &, < and > in a message's text.
+          text: text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+          ts: `${nowSeconds}.000100`,
+        },
+      });
+      return signed(body, 'application/json', nowSeconds, secret);
+    },
+    /** Slack's check of the Events API Request URL, signed like any request. */
+    urlVerification: (nowSeconds: number, secret = signingSecret) => {
+      const body = JSON.stringify({
+        token: 'x',
+        challenge: 'fake-challenge',
+        type: 'url_verification',
+      });
+      return signed(body, 'application/json', nowSeconds, secret);
     },
     /**
      * The interactivity request Slack sends when `userId` taps button `index` of `message`'s
@@ -264,15 +318,7 @@ export const startFakeSlack = async ({
         ],
       };
       const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-      const timestamp = String(nowSeconds);
-      return {
-        body,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-slack-request-timestamp': timestamp,
-          'x-slack-signature': slackSignature(secret, timestamp, body),
-        },
-      };
+      return signed(body, 'application/x-www-form-urlencoded', nowSeconds, secret);
     },
   };
 };

@@ -30,6 +30,7 @@ export const startFakeTeams = async ({
   const activities: TeamsActivitySent[] = [];
   const refused: string[][] = [];
   let base = '';
+  let rateLimited: { remaining: number; retryAfter: number } | null = null;
 
   const listening = await listen((request, response, body) => {
     const url = new URL(request.url ?? '/', 'http://fake');
@@ -69,6 +70,15 @@ export const startFakeTeams = async ({
       });
     }
     const activity = path.match(/^\/teams\/v3\/conversations\/([^/]+)\/activities$/);
+    if (request.method === 'POST' && activity && rateLimited && rateLimited.remaining > 0) {
+      rateLimited.remaining -= 1;
+      return sendJson(
+        response,
+        429,
+        { error: { code: 'TooManyRequests', message: 'Too many requests.' } },
+        { 'retry-after': String(rateLimited.retryAfter) },
+      );
+    }
     if (request.method === 'POST' && activity) {
       const conversationId = decodeURIComponent(activity[1]!);
       const json = JSON.parse(body) as Record<string, any>;
@@ -156,6 +166,10 @@ export const startFakeTeams = async ({
     activities,
     refused,
     close: listening.close,
+    /** The next `count` activities answer HTTP 429 with Retry-After (the Bot Connector's throttle). */
+    rateLimit: (count: number, retryAfterSeconds: number) => {
+      rateLimited = { remaining: count, retryAfter: retryAfterSeconds };
+    },
     /** `email` installs the app: the conversationUpdate the Bot Connector posts. */
     install: (email: string, now: Date) => {
       const id = `29:${randomUUID()}`;

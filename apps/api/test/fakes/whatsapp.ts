@@ -34,6 +34,7 @@ export const startFakeWhatsApp = async ({
   /** wa_ids that wrote to the business (their window is open). */
   const wrote = new Set<string>();
   const prefix = `/${GRAPH_VERSION}`;
+  let rateLimited = 0;
 
   const problemsOf = (json: Record<string, any>): string[] => {
     const problems: string[] = [];
@@ -115,6 +116,11 @@ export const startFakeWhatsApp = async ({
       return sendJson(response, 200, { data: all.filter((item) => !name || item.name === name) });
     }
     if (request.method === 'POST' && path === `${prefix}/${phoneNumberId}/messages`) {
+      if (rateLimited > 0) {
+        rateLimited -= 1;
+        // Throughput over the number's level: 130429, with no Retry-After (Meta sends none).
+        return graphError(429, 130429, '(#130429) Rate limit hit');
+      }
       const json = JSON.parse(body) as Record<string, any>;
       const problems = problemsOf(json);
       if (problems.includes('131047')) {
@@ -189,6 +195,10 @@ export const startFakeWhatsApp = async ({
     refused,
     close: listening.close,
     inbound,
+    /** The next `count` sends answer 429 with error 130429 (over the number's throughput). */
+    rateLimit: (count: number) => {
+      rateLimited = count;
+    },
     /** The learner taps the template's quick reply. */
     tapTemplate: (
       message: WhatsAppMessage,

@@ -3,14 +3,14 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection } from '../../connector.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
-import { applyInbound, parseAction } from '../../inbound.ts';
+import { applyInbound, applyReply, parseAction } from '../../inbound.ts';
 import type { InboundResult } from '../../inbound.ts';
 import { chatUserOf } from './client.ts';
 
 // Google Chat interaction events, verified as Chat signs them: a bearer JWT (RS256) issued by
 // chat@system.gserviceaccount.com for the project number (audience), signed by a key of Chat's
 // JWKS (CCP_GOOGLE_CHAT_JWKS_URL). A CARD_CLICKED event carries the button's function and
-// parameters; the clicking user is named by e-mail.
+// parameters; a MESSAGE event the learner's words (an open answer); the user is named by e-mail.
 
 export const CHAT_ISSUER = 'chat@system.gserviceaccount.com';
 
@@ -26,7 +26,7 @@ export type ChatEvent = {
   eventTime: string;
   user: { name: string; email?: string };
   space: { name: string };
-  message?: { name: string };
+  message?: { name: string; text?: string; argumentText?: string };
   common?: { invokedFunction?: string; parameters?: Record<string, string> };
 };
 
@@ -66,8 +66,19 @@ export const handleChatEvent = async (
   deps: DeliveryDeps,
   connection: Connection,
   event: ChatEvent,
-): Promise<InboundResult | 'ignored'> => {
-  if (event.type !== 'CARD_CLICKED' || !event.user.email) return 'ignored';
+): Promise<InboundResult> => {
+  if (!event.user.email) return 'ignored';
+  // A message the learner wrote to the app (its DM): their answer to an open question.
+  if (event.type === 'MESSAGE' && event.message) {
+    return applyReply(deps, {
+      channel: 'google-chat',
+      companyUuid: connection.companyUuid,
+      providerUserId: chatUserOf(event.user.email),
+      providerMessageId: event.message.name,
+      text: event.message.argumentText ?? event.message.text ?? '',
+    });
+  }
+  if (event.type !== 'CARD_CLICKED') return 'ignored';
   const action = parseAction({
     type: event.common?.invokedFunction,
     ...event.common?.parameters,

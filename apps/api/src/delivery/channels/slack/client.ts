@@ -75,7 +75,7 @@ export const classifySlackError = (error: unknown): ErrorVerdict => {
       };
     case ErrorCode.PlatformError: {
       const code = error.data.error;
-      if (code === 'ratelimited') return { kind: 'rate_limited', code, retryAfterMs: 1000 };
+      if (code === 'ratelimited') return { kind: 'rate_limited', code };
       if (PERMANENT_ERRORS.has(code)) return { kind: 'permanent', code };
       // Slack: internal_error "possible some aspect of the operation succeeded".
       if (code === 'service_unavailable' || code === 'team_added_to_org')
@@ -84,8 +84,7 @@ export const classifySlackError = (error: unknown): ErrorVerdict => {
     }
     case ErrorCode.HTTPError:
       // 503 is Slack's front door refusing; other 5xx may have come after the post.
-      if (error.statusCode === 429)
-        return { kind: 'rate_limited', code: 'http_429', retryAfterMs: 1000 };
+      if (error.statusCode === 429) return { kind: 'rate_limited', code: 'http_429' };
       if (error.statusCode === 503) return { kind: 'retry', code: 'http_503' };
       if (error.statusCode >= 400 && error.statusCode < 500)
         return { kind: 'permanent', code: `http_${error.statusCode}` };

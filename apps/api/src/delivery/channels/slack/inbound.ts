@@ -64,3 +64,59 @@ export const parseSlackInteraction = (rawBody: string): SlackInteraction | null 
     action: first ? parseAction(first.value) : null,
   };
 };
+
+/**
+ * An Events API request (JSON): Slack's URL check, or a message a learner wrote in the app's DM
+ * (`message.im`, scope im:history), which answers an open question. The bot's own messages and
+ * edits (a subtype) are not the learner's words.
+ */
+export type SlackEventRequest =
+  | { kind: 'url_verification'; challenge: string }
+  | { kind: 'message'; teamId: string; eventId: string; userId: string; text: string }
+  | { kind: 'other'; teamId: string };
+
+export const parseSlackEvent = (rawBody: string): SlackEventRequest | null => {
+  let data: {
+    type?: string;
+    challenge?: string;
+    team_id?: string;
+    event_id?: string;
+    event?: {
+      type?: string;
+      channel_type?: string;
+      subtype?: string;
+      bot_id?: string;
+      user?: string;
+      text?: string;
+    };
+  };
+  try {
+    data = JSON.parse(rawBody) as typeof data;
+  } catch {
+    return null;
+  }
+  if (data.type === 'url_verification' && typeof data.challenge === 'string') {
+    return { kind: 'url_verification', challenge: data.challenge };
+  }
+  if (data.type !== 'event_callback' || !data.team_id) return null;
+  const event = data.event;
+  if (
+    event?.type === 'message' &&
+    event.channel_type === 'im' &&
+    !event.subtype &&
+    !event.bot_id &&
+    event.user &&
+    typeof event.text === 'string' &&
+    data.event_id
+  ) {
+    return {
+      kind: 'message',
+      teamId: data.team_id,
+      eventId: data.event_id,
+      userId: event.user,
+      // Slack escapes these three in a message's text.
+      text: event.text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
+    };
+  }
+  return { kind: 'other', teamId: data.team_id };
+};

@@ -4,7 +4,7 @@ import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection } from '../../connector.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { saveIdentity } from '../../identities.ts';
-import { applyInbound, parseAction } from '../../inbound.ts';
+import { applyInbound, applyReply, parseAction } from '../../inbound.ts';
 import type { InboundResult } from '../../inbound.ts';
 import { callJson } from '../http.ts';
 import { fetchTeamsMember } from './client.ts';
@@ -38,6 +38,7 @@ export type TeamsActivity = {
   recipient?: { id: string };
   conversation: { id: string };
   membersAdded?: { id: string }[];
+  text?: string;
   value?: unknown;
 };
 
@@ -122,17 +123,23 @@ export const handleTeamsActivity = async (
   tokenOf: (connection: Connection) => Promise<string>,
   connection: Connection,
   activity: TeamsActivity,
-): Promise<InboundResult | 'installed' | 'ignored'> => {
+): Promise<InboundResult | 'installed'> => {
   if (activity.type === 'conversationUpdate')
     return saveInstall(deps, tokenOf, connection, activity);
-  if (activity.type !== 'message' || activity.value === undefined) return 'ignored';
-  const action = parseAction(activity.value);
-  if (!action) return 'ignored';
-  return applyInbound(deps, {
-    channel: 'ms-teams',
+  if (activity.type !== 'message') return 'ignored';
+  const inbound = {
+    channel: 'ms-teams' as const,
     companyUuid: connection.companyUuid,
     providerUserId: activity.from.id,
     providerMessageId: activity.id,
-    action,
-  });
+  };
+  // Typed in the chat rather than in the card: an answer to the waiting question.
+  if (activity.value === undefined) {
+    return typeof activity.text === 'string'
+      ? applyReply(deps, { ...inbound, text: activity.text })
+      : 'ignored';
+  }
+  const action = parseAction(activity.value);
+  if (!action) return 'ignored';
+  return applyInbound(deps, { ...inbound, action });
 };

@@ -5,6 +5,7 @@ import {
   enrolmentAction,
   formatHtml,
   learnerTexts,
+  openAnswerInput,
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
@@ -75,7 +76,7 @@ export const renderTeamsActivity = (message: ChannelMessage): RenderedPayload =>
                 value: String(index),
               })),
             }
-          : { type: 'Input.Text', id: 'text', isMultiline: true, placeholder: texts.openAnswer },
+          : openAnswerInput(texts.openAnswer),
       );
       const { answer: _index, ...data } = answerAction(message.deliveryUuid, 0);
       actions.push({ type: 'Action.Submit', title: texts.send, data });

@@ -6,6 +6,7 @@ import {
   formatHtml,
   splitAtBreaks,
   learnerTexts,
+  openAnswerInput,
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
@@ -53,7 +54,7 @@ const questionCard = (message: ChannelMessage): Card | null => {
       choices: choices.map((answer, index) => ({ title: answer.text, value: String(index) })),
     });
   } else {
-    body.push({ type: 'Input.Text', id: 'text', isMultiline: true, placeholder: texts.openAnswer });
+    body.push(openAnswerInput(texts.openAnswer));
   }
   const { answer: _index, ...data } = answerAction(message.deliveryUuid, 0);
   return card(body, [{ type: 'Action.Submit', title: texts.send, data }]);

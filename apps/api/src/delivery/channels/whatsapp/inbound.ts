@@ -7,8 +7,8 @@ import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection } from '../../connector.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { learnerOfProviderUser, touchInbound } from '../../identities.ts';
-import { applyInbound, claimInbound, parseAction } from '../../inbound.ts';
-import type { InboundAction, InboundResult } from '../../inbound.ts';
+import { applyInbound, applyReply, claimInbound, parseAction } from '../../inbound.ts';
+import type { InboundResult } from '../../inbound.ts';
 import type { RenderedPayload } from '../../render-common.ts';
 import { sendWhatsAppMessages } from './client.ts';
 
@@ -106,20 +106,22 @@ const parseStart = (payload: string): string | null => {
 
 type Deps = DeliveryDeps & { channelSettings: ChannelSettings };
 
-/** The learner's latest lesson on WhatsApp, which a typed number answers. */
-const latestLesson = async (deps: Deps, companyUuid: string, waId: string) => {
+/** The learner's lesson still waiting for their window to open (its outbox row keeps `pending`). */
+const pendingLesson = async (deps: Deps, companyUuid: string, learnerUuid: string) => {
   const row = await deps.db
-    .selectFrom('outbox_messages')
-    .select('delivery_uuid')
-    .where('company_uuid', '=', companyUuid)
-    .where('channel', '=', 'whatsapp')
-    .where('kind', '=', 'lesson')
-    .where('recipient', '=', waId)
-    .where('delivery_uuid', 'is not', null)
-    .orderBy('created_at', 'desc')
+    .selectFrom('outbox_messages as o')
+    .innerJoin('lesson_deliveries as d', 'd.uuid', 'o.delivery_uuid')
+    .select('d.uuid')
+    .where('d.company_uuid', '=', companyUuid)
+    .where('d.learner_uuid', '=', learnerUuid)
+    .where('d.channel', '=', 'whatsapp')
+    .where('d.status', '=', 'sent')
+    .where('o.channel', '=', 'whatsapp')
+    .where('o.body', 'like', '%"pending":[%')
+    .orderBy('o.created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row?.delivery_uuid ?? null;
+  return row?.uuid ?? null;
 };
 
 /** "Start" on the template: the window opens and the lesson that waited goes out. */
@@ -174,39 +176,55 @@ const startLesson = async (
   return 'recorded';
 };
 
-/** One learner message of a verified webhook. */
+/**
+ * One learner message of a verified webhook: "Start" sends the lesson that waited; a button or
+ * list row answers; typed text answers the learner's waiting question (an open one in their
+ * words, a choice by its number). Any message opens the window, so a lesson still waiting
+ * for it follows (the text is not taken as that unseen lesson's answer).
+ */
 export const handleWhatsAppMessage = async (
   deps: Deps,
   connection: Connection,
   message: WhatsAppInbound,
-): Promise<InboundResult | 'ignored'> => {
-  let action: InboundAction | null = null;
-  if (message.payload !== null) {
-    const start = parseStart(message.payload);
-    if (start) return startLesson(deps, connection, message, start);
-    action = parseAction(message.payload);
-  } else if (message.text !== null && /^\s*[1-9]\d?\s*$/.test(message.text)) {
-    const delivery = await latestLesson(deps, connection.companyUuid, message.from);
-    if (delivery) {
-      action = { type: 'answered', delivery_uuid: delivery, answer: Number(message.text) - 1 };
-    }
-  }
-  if (!action) {
-    // Any message opens the window, even one that answers nothing.
-    const learner = await learnerOfProviderUser(
-      deps,
-      connection.companyUuid,
-      'whatsapp',
-      message.from,
-    );
-    if (learner) await touchInbound(deps, learner, 'whatsapp', deps.clock.now().toISOString());
-    return 'ignored';
-  }
-  return applyInbound(deps, {
-    channel: 'whatsapp',
+): Promise<InboundResult> => {
+  const inbound = {
+    channel: 'whatsapp' as const,
     companyUuid: connection.companyUuid,
     providerUserId: message.from,
     providerMessageId: message.id,
-    action,
-  });
+  };
+  if (message.payload !== null) {
+    const start = parseStart(message.payload);
+    if (start) return startLesson(deps, connection, message, start);
+    const action = parseAction(message.payload);
+    if (action) return applyInbound(deps, { ...inbound, action });
+  }
+  const learner = await learnerOfProviderUser(
+    deps,
+    connection.companyUuid,
+    'whatsapp',
+    message.from,
+  );
+  if (!learner) return 'ignored';
+  const pending = await pendingLesson(deps, connection.companyUuid, learner);
+  const answered =
+    message.text === null
+      ? null
+      : await applyReply(deps, {
+          ...inbound,
+          text: message.text,
+          exclude: pending ? [pending] : [],
+        });
+  if (answered === null) {
+    await touchInbound(deps, learner, 'whatsapp', deps.clock.now().toISOString());
+  }
+  if (!pending) return answered ?? 'ignored';
+  // The window is open now: the waiting lesson goes (its own claim, apart from the answer's).
+  const started = await startLesson(
+    deps,
+    connection,
+    { ...message, id: `${message.id}:start` },
+    pending,
+  );
+  return answered === 'recorded' ? answered : started;
 };

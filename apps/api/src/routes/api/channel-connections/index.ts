@@ -33,7 +33,8 @@ import { authOf } from '../../../plugins/auth.ts';
 // install the Slack app with "Add to Slack" (OAuth v2 with a signed, expiring state).
 
 const TAGS = ['channels'];
-const SLACK_SCOPES = ['chat:write', 'im:write', 'users:read', 'users:read.email'];
+// im:history: the learner's messages in the app's DM (Events API `message.im`), open answers.
+const SLACK_SCOPES = ['chat:write', 'im:history', 'im:write', 'users:read', 'users:read.email'];
 const STATE_TTL_MS = 10 * 60 * 1000;
 
 const adminOf = (request: FastifyRequest) => {

@@ -2,6 +2,7 @@ import { MESSAGES } from '@ccp/schemas';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 
 import {
+  parseSlackEvent,
   parseSlackInteraction,
   verifySlackRequest,
 } from '../../../delivery/channels/slack/inbound.ts';
@@ -28,7 +29,7 @@ import {
   parseTeamsActivity,
   verifyTeamsRequest,
 } from '../../../delivery/channels/teams/inbound.ts';
-import { applyInbound, parseAction } from '../../../delivery/inbound.ts';
+import { applyInbound, applyReply, parseAction } from '../../../delivery/inbound.ts';
 import { AppError } from '../../../lib/app-error.ts';
 
 // The providers' webhooks: bodies read raw (signatures are over the exact bytes), each verified
@@ -54,36 +55,70 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  // Slack interactivity (Request URL of the app's Interactivity & Shortcuts).
+  // Slack: the Events API (JSON: the URL check, a learner's message in the app's DM) and
+  // interactivity (form-encoded: a tapped button) may share this Request URL.
+  const slackSigned = (request: FastifyRequest, raw: string, secret: string | undefined) =>
+    secret !== undefined &&
+    verifySlackRequest(
+      secret,
+      {
+        signature: header(request, 'x-slack-signature'),
+        timestamp: header(request, 'x-slack-request-timestamp'),
+      },
+      raw,
+      app.clock.now().getTime(),
+    );
+
+  const slackEvents = async (request: FastifyRequest, raw: string) => {
+    const event = parseSlackEvent(raw);
+    if (!event) throw unsigned();
+    // The URL check names no team: any Slack connection's secret may have signed it.
+    const candidates =
+      event.kind === 'url_verification'
+        ? await connectionsOfChannel(app, 'slack')
+        : [await findConnectionByKey(app, 'slack', event.teamId)];
+    const connection = candidates.find(
+      (candidate) => candidate && slackSigned(request, raw, candidate.secrets.signing_secret),
+    );
+    if (!connection) throw unsigned();
+    if (event.kind === 'url_verification') return { challenge: event.challenge };
+    if (event.kind === 'other') return { status: 'ignored' };
+    const status = await applyReply(app, {
+      channel: 'slack',
+      companyUuid: connection.companyUuid,
+      providerUserId: event.userId,
+      providerMessageId: event.eventId,
+      text: event.text,
+    });
+    return { status };
+  };
+
   app.post(
     '/api/v1/webhooks/slack',
     {
       config: { auth: false },
       schema: {
         tags: ['webhooks'],
-        summary: 'Slack interactivity: a learner tapped an answer (signed by Slack, v0)',
+        summary:
+          'Slack: a learner tapped an answer (interactivity) or wrote one in the DM (Events API); signed v0',
       },
     },
     async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
+      if (raw.trimStart().startsWith('{')) {
+        return reply.code(200).send(await slackEvents(request, raw));
+      }
       const interaction = parseSlackInteraction(raw);
       const connection = interaction
         ? await findConnectionByKey(app, 'slack', interaction.teamId)
         : null;
-      const secret = connection?.secrets.signing_secret;
-      const verified =
-        interaction &&
-        secret &&
-        verifySlackRequest(
-          secret,
-          {
-            signature: header(request, 'x-slack-signature'),
-            timestamp: header(request, 'x-slack-request-timestamp'),
-          },
-          raw,
-          app.clock.now().getTime(),
-        );
-      if (!verified || !connection || !interaction) throw unsigned();
+      if (
+        !interaction ||
+        !connection ||
+        !slackSigned(request, raw, connection.secrets.signing_secret)
+      ) {
+        throw unsigned();
+      }
       // Not one of our buttons (a link's click): acknowledged, nothing to record.
       if (!interaction.action) return reply.code(200).send();
       const status = await applyInbound(app, {
