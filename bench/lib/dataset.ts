@@ -39,6 +39,8 @@ export type Dataset = {
   userUuid: string;
   courseUuids: string[];
   sampleLearnerUuid: string;
+  /** The list every learner is in. */
+  listUuid: string;
   deliveries: number;
   seconds: number;
 };
@@ -102,6 +104,7 @@ export const buildDataset = async ({
   const userUuid = randomUUID();
   const courseUuids = courses.map(() => randomUUID());
   const learnerUuids = Array.from({ length: learners }, () => randomUUID());
+  const listUuid = randomUUID();
   let deliveries = 0;
 
   db.transaction(() => {
@@ -124,7 +127,7 @@ export const buildDataset = async ({
     const insertLearner = db.prepare(
       `INSERT INTO learners (uuid, company_uuid, first_name, last_name, email, phone, locale,
          channels, active, reachability, created_at, updated_at, deleted_at)
-       VALUES (?, ?, ?, ?, ?, NULL, 'en', '["slack"]', 1, ?, ?, ?, NULL)`,
+       VALUES (?, ?, ?, ?, ?, ?, 'en', '["slack"]', 1, ?, ?, ?, NULL)`,
     );
     learnerUuids.forEach((uuid, index) => {
       insertLearner.run(
@@ -133,12 +136,13 @@ export const buildDataset = async ({
         FIRST[index % FIRST.length],
         `${LAST[Math.floor(random() * LAST.length)]} ${index}`,
         `learner${index}@bench.example`,
+        // A third of the learners have a mobile phone (bench/learners.ts searches them).
+        index % 3 === 0 ? `+39333${String(1_000_000 + index)}` : null,
         random() < 0.02 ? 'unreachable' : 'reachable',
         NOW,
         NOW,
       );
     });
-    const listUuid = randomUUID();
     db.prepare(`INSERT INTO learners_lists VALUES (?, ?, 'Everyone', ?, ?)`).run(
       listUuid,
       companyUuid,
@@ -257,6 +261,7 @@ export const buildDataset = async ({
     userUuid,
     courseUuids,
     sampleLearnerUuid: learnerUuids[0]!,
+    listUuid,
     deliveries,
     seconds: (performance.now() - started) / 1000,
   };

@@ -268,7 +268,7 @@ export const validateLearnerInput = (
 
 export const ZListLearnersQuerySchema = ZPageQuerySchema.extend({
   archived: ZBooleanishSchema.default(false),
-  /** Matches first name, last name, "first last" or e-mail, case-insensitively. */
+  /** Found in "first last" or the e-mail, case-insensitively, or in the phone's digits. */
   search: z.string().trim().max(TEXT_LIMITS.name).optional(),
 });
 export type TListLearnersQuery = z.input<typeof ZListLearnersQuerySchema>;

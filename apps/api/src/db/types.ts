@@ -152,6 +152,8 @@ export type LearnersTable = {
   updated_at: Timestamp;
   deleted_at: Timestamp | null;
 };
+/** Per company: moved by every write to its learners or list members (0019). */
+export type LearnersVersionsTable = { company_uuid: string; version: number };
 export type LearnersListsTable = {
   uuid: string;
   company_uuid: string;
@@ -181,6 +183,7 @@ export type Database = {
   lessons: LessonsTable;
   course_learners_lists: CourseLearnersListsTable;
   learners: LearnersTable;
+  learners_versions: LearnersVersionsTable;
   learners_lists: LearnersListsTable;
   learners_list_members: LearnersListMembersTable;
   enrollments: EnrollmentsTable;

@@ -9,6 +9,7 @@ import {
   updateLearnersByUuid,
   upsertLearners,
 } from '../learners/learners-repository.ts';
+import { bumpLearnersVersion } from '../learners/learners-version.ts';
 import type { PlannedBatch } from './batch-plan.ts';
 
 // The import's second step per batch: write a planned batch's learners and list memberships
@@ -67,4 +68,6 @@ export const writeBatch = async (
   if (listUuid !== null) {
     await addImportedMembers(trx, dialect, listUuid, { fresh, learners: members });
   }
+  // Once per batch: the learners list's remembered totals and positions start afresh.
+  await bumpLearnersVersion(trx, [companyUuid]);
 };

@@ -24,6 +24,7 @@ import type { TLearnerSummary } from '../analytics/learner.ts';
 import type { Db } from '../db/index.ts';
 import type { LearnersTable } from '../db/types.ts';
 import { notFound } from '../lib/app-error.ts';
+import { cacheOf } from './learner-page-cache.ts';
 
 // The wire shape of learners (GET answers): a batch of rows with their lists, courses, analytics
 // summary and channel names, in a few queries for the whole batch.
@@ -44,11 +45,15 @@ export const channelKeysOf = (row: Pick<LearnersTable, 'channels'>): TChannelKey
   }
 };
 
-/** Channel display names by key, from the reference table. */
-export const channelNames = async (db: Db): Promise<Map<string, string>> => {
-  const rows = await db.selectFrom('channels').select(['key', 'name']).execute();
-  return new Map(rows.map((row) => [row.key, row.name]));
-};
+/**
+ * Channel display names by key, from the reference table (written by migrations only: read once
+ * a minute, not on every page of learners).
+ */
+export const channelNames = (db: Db): Promise<Map<string, string>> =>
+  cacheOf<Map<string, string>>(db, 'channel-names').get('all', 0, async () => {
+    const rows = await db.selectFrom('channels').select(['key', 'name']).execute();
+    return new Map(rows.map((row) => [row.key, row.name]));
+  });
 
 const groupBy = <T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> => {
   const groups = new Map<string, T[]>();

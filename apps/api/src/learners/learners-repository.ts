@@ -1,15 +1,15 @@
 import { MESSAGES } from '@ccp/schemas';
 import type { TLearnerInput } from '@ccp/schemas';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Insertable, Kysely } from 'kysely';
 
 import type { Db, Dialect } from '../db/index.ts';
 import type { Database, LearnersTable } from '../db/types.ts';
 import { notFound, validationError } from '../lib/app-error.ts';
 import { newUuid } from '../lib/ids.ts';
-import { offsetOf } from '../lib/pagination.ts';
-import type { PageRequest } from '../lib/pagination.ts';
+import { learnersTotal } from './learner-page.ts';
 import { addListMembers } from './learners-lists-repository.ts';
+import { bumpLearnersVersion } from './learners-version.ts';
 
 // The one persistence home of the `learners` table (fastify/demo's `<resource>-repository.ts`):
 // the routes, the import job, the purge job and the seed read and write learners through here,
@@ -138,67 +138,8 @@ export const isActiveInCourse = async (db: Db, learnerUuid: string): Promise<boo
 };
 
 /** Learners counted against the plan: the company's non-archived ones. */
-export const countActiveLearners = async (db: Db, companyUuid: string): Promise<number> => {
-  const row = await db
-    .selectFrom('learners')
-    .where('company_uuid', '=', companyUuid)
-    .where('deleted_at', 'is', null)
-    .select((eb) => eb.fn.countAll().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-};
-
-/** What GET /learners asks for: one company's learners, a page of them. */
-export type LearnerPageQuery = {
-  companyUuid: string;
-  archived: boolean;
-  /** Only the members of this list (checked to be the company's by the caller). */
-  listUuid?: string | undefined;
-  search?: string | undefined;
-  page: PageRequest;
-};
-
-/** `%text%` for LIKE with `!` as the escape character, so `%` and `_` match themselves. */
-export const likePattern = (text: string): string =>
-  `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`;
-
-/** Case-insensitive match on "first last" or the e-mail; portable across SQLite and Postgres. */
-const learnerSearch = (text: string) => {
-  const pattern = likePattern(text);
-  return sql<boolean>`(lower(learners.first_name || ' ' || learners.last_name) like ${pattern} escape '!' or lower(coalesce(learners.email, '')) like ${pattern} escape '!')`;
-};
-
-/** A page of learners, newest first, and how many match in all. */
-export const learnerPage = async (
-  db: Db,
-  query: LearnerPageQuery,
-): Promise<{ rows: LearnersTable[]; total: number }> => {
-  let base = db
-    .selectFrom('learners')
-    .where('learners.company_uuid', '=', query.companyUuid)
-    .where('learners.deleted_at', query.archived ? 'is not' : 'is', null);
-  const { listUuid } = query;
-  if (listUuid) {
-    base = base.where('learners.uuid', 'in', (eb) =>
-      eb
-        .selectFrom('learners_list_members')
-        .select('learner_uuid')
-        .where('list_uuid', '=', listUuid),
-    );
-  }
-  if (query.search) base = base.where(learnerSearch(query.search));
-  const [countRow, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow(),
-    base
-      .selectAll('learners')
-      .orderBy('learners.created_at', 'desc')
-      .orderBy('learners.uuid')
-      .limit(query.page.perPage)
-      .offset(offsetOf(query.page))
-      .execute(),
-  ]);
-  return { rows, total: Number(countRow.count) };
-};
+export const countActiveLearners = (db: Db, companyUuid: string): Promise<number> =>
+  learnersTotal(db, companyUuid, false);
 
 /** Inserts one learner, and its membership of `listUuid` in the same transaction. */
 export const insertLearner = async (
@@ -209,6 +150,7 @@ export const insertLearner = async (
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('learners').values(row).execute();
     if (listUuid) await addListMembers(trx, listUuid, [row.uuid]);
+    await bumpLearnersVersion(trx, [row.company_uuid]);
   });
 };
 
@@ -224,52 +166,76 @@ export const insertLearnerRows = async (
       .values(rows.slice(start, start + 500))
       .execute();
   }
+  await bumpLearnersVersion(
+    db,
+    rows.map((row) => row.company_uuid),
+  );
+};
+
+/** A learner being written: which row, and whose learners version moves. */
+export type LearnerRef = Pick<LearnersTable, 'uuid' | 'company_uuid'>;
+
+/** Updates one learner and moves the company's learners version, in one transaction. */
+const updateLearner = async (db: Db, learner: LearnerRef, changes: Partial<LearnersTable>) => {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('learners').set(changes).where('uuid', '=', learner.uuid).execute();
+    await bumpLearnersVersion(trx, [learner.company_uuid]);
+  });
 };
 
 /** Replaces a learner's details; answers the changed columns. */
 export const updateLearnerDetails = async (
   db: Db,
-  uuid: string,
+  learner: LearnerRef,
   input: LearnerDetailsInput,
   now: string,
 ): Promise<LearnerDetails & Pick<LearnersTable, 'updated_at'>> => {
   const changes = { ...learnerDetails(input), updated_at: now };
-  await db.updateTable('learners').set(changes).where('uuid', '=', uuid).execute();
+  await updateLearner(db, learner, changes);
   return changes;
 };
 
 /** Archives (`archived`) or restores a learner; answers the changed columns. */
 export const setLearnerArchived = async (
   db: Db,
-  uuid: string,
+  learner: LearnerRef,
   archived: boolean,
   now: string,
 ): Promise<Pick<LearnersTable, 'active' | 'deleted_at' | 'updated_at'>> => {
   const changes = archived
     ? { deleted_at: now, active: 0, updated_at: now }
     : { deleted_at: null, active: 1, updated_at: now };
-  await db.updateTable('learners').set(changes).where('uuid', '=', uuid).execute();
+  await updateLearner(db, learner, changes);
   return changes;
 };
 
 /** Deletes a learner permanently, with its list memberships. */
-export const deleteLearner = async (db: Db, uuid: string): Promise<void> => {
+export const deleteLearner = async (db: Db, learner: LearnerRef): Promise<void> => {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('learners_list_members').where('learner_uuid', '=', uuid).execute();
-    await trx.deleteFrom('learners').where('uuid', '=', uuid).execute();
+    await trx
+      .deleteFrom('learners_list_members')
+      .where('learner_uuid', '=', learner.uuid)
+      .execute();
+    await trx.deleteFrom('learners').where('uuid', '=', learner.uuid).execute();
+    await bumpLearnersVersion(trx, [learner.company_uuid]);
   });
 };
 
 /** Deletes the learners archived before `cutoff` (spec §4, 30 days); answers how many. */
-export const purgeArchivedLearners = async (db: Db, cutoff: string): Promise<number> => {
-  const rows = await db
-    .deleteFrom('learners')
-    .where('deleted_at', 'is not', null)
-    .where('deleted_at', '<', cutoff)
-    .returning('uuid')
-    .execute();
-  return rows.length;
-};
+export const purgeArchivedLearners = async (db: Db, cutoff: string): Promise<number> =>
+  db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .deleteFrom('learners')
+      .where('deleted_at', 'is not', null)
+      .where('deleted_at', '<', cutoff)
+      .returning('company_uuid')
+      .execute();
+    await bumpLearnersVersion(
+      trx,
+      rows.map((row) => row.company_uuid),
+    );
+    return rows.length;
+  });
 
 /** Learners of the company matching `uuids` (the others are not theirs or do not exist). */
 export const knownLearnerUuids = async (

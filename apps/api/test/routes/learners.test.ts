@@ -1,6 +1,7 @@
 import { MESSAGES } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
+import { insertLearnerRows, learnerRow } from '../../src/learners/learners-repository.ts';
 import { buildTestApp, call, createSignedInUser } from '../helper.ts';
 import {
   insertCourse,
@@ -434,17 +435,19 @@ describe('learners API', async () => {
       expect(Object.keys(response.json.error.errors)).toEqual(['archived']);
     });
 
-    it('searches first name, last name, full name and e-mail, case-insensitively', async () => {
+    it('searches names, e-mail and phone digits anywhere in them, case-insensitively', async () => {
       const { headers, company } = await createSignedInUser(app);
       const ada = await insertLearner(app, company.uuid, {
         first_name: 'Ada',
         last_name: 'Lovelace',
         email: 'ada@analytical.test',
+        phone: '+393331234567',
       });
       const grace = await insertLearner(app, company.uuid, {
         first_name: 'Grace',
         last_name: 'Hopper',
         email: 'grace_100%@navy.test',
+        phone: '+353871234567',
       });
       const search = async (text: string) => {
         const response = await call(app, {
@@ -453,7 +456,8 @@ describe('learners API', async () => {
           headers,
         });
         expect(response.statusCode).toBe(200);
-        return uuidsOf(response.json);
+        expect(response.json.meta.total).toBe(response.json.data.length);
+        return uuidsOf(response.json).sort();
       };
       expect(await search('LOVE')).toEqual([ada.uuid]);
       expect(await search('ada lovelace')).toEqual([ada.uuid]);
@@ -461,7 +465,124 @@ describe('learners API', async () => {
       // % and _ match themselves, not any text.
       expect(await search('100%')).toEqual([grace.uuid]);
       expect(await search('_')).toEqual([grace.uuid]);
+      // Phones as typed: international with + or 00, national with or without the trunk 0.
+      expect(await search('+39 333 123')).toEqual([ada.uuid]);
+      expect(await search('0039 333')).toEqual([ada.uuid]);
+      expect(await search('333 1234')).toEqual([ada.uuid]);
+      expect(await search('087 123')).toEqual([grace.uuid]);
+      expect(await search('4567')).toEqual([ada.uuid, grace.uuid].sort());
+      expect(await search('+44')).toEqual([]);
       expect(await search('nobody')).toEqual([]);
+    });
+
+    it('pages 2,100 learners of one instant in one order: all, in a list and searched', async () => {
+      const { headers, company } = await createSignedInUser(app);
+      // An import gives a batch one created_at: the order falls back to the uuid, descending.
+      // More learners than are remembered one by one, so pages seek from remembered positions.
+      const rows = Array.from({ length: 2100 }, (_, index) =>
+        learnerRow(
+          company.uuid,
+          {
+            first_name: 'Ada',
+            last_name: `Lovelace ${index}`,
+            email: `ada${index}@example.test`,
+            locale: 'en',
+            channels: ['slack'],
+          },
+          { created_at: app.clock.now().toISOString() },
+        ),
+      );
+      await insertLearnerRows(app.db, rows);
+      const list = await insertList(
+        app,
+        company.uuid,
+        'Everyone',
+        rows.map((row) => row.uuid),
+      );
+      const expected = rows.map((row) => row.uuid).sort((a, b) => (a < b ? 1 : -1));
+      const page = async (path: string, number: number) => {
+        const response = await call(app, {
+          method: 'GET',
+          url: `${path}per_page=90&page=${number}`,
+          headers,
+        });
+        expect(response.json.meta.total).toBe(2100);
+        return uuidsOf(response.json);
+      };
+      // Remembered positions are every 1,000th learner (100th of a list, 25th match of a search):
+      // pages before, across and after them, the deepest asked first.
+      for (const path of [
+        '/api/v1/learners?',
+        `/api/v1/learners/learners-lists/${list.uuid}?`,
+        '/api/v1/learners?search=lovelace&',
+      ]) {
+        for (const number of [13, 1, 2, 12, 24]) {
+          expect(await page(path, number)).toEqual(expected.slice((number - 1) * 90, number * 90));
+        }
+      }
+    });
+
+    it('answers totals, pages and list counts that follow every write', async () => {
+      const { headers, company } = await createSignedInUser(app);
+      const [first, second] = await insertLearners(app, company.uuid, 2);
+      const team = await insertList(app, company.uuid, 'Team', [first!.uuid, second!.uuid]);
+      const get = async (url: string) =>
+        (await call(app, { method: 'GET', url, headers })).json as {
+          data: { uuid: string; learners_count?: number }[];
+          meta: { total: number };
+        };
+      const state = async () => ({
+        live: uuidsOf(await get('/api/v1/learners')),
+        archived: (await get('/api/v1/learners?archived=true')).meta.total,
+        team: (await get(`/api/v1/learners/learners-lists/${team.uuid}`)).meta.total,
+        counts: (await get('/api/v1/learners-lists')).data.map((row) => row.learners_count),
+      });
+      const write = async (method: 'POST' | 'DELETE' | 'PATCH', url: string, payload?: object) => {
+        const response = await call(app, { method, url, headers, payload });
+        expect(response.statusCode).toBeLessThan(300);
+        return response.json as { data: { uuid: string } };
+      };
+      expect(await state()).toEqual({
+        live: [second!.uuid, first!.uuid],
+        archived: 0,
+        team: 2,
+        counts: [2],
+      });
+      app.testClock.advance(1000);
+      const created = await write(
+        'POST',
+        `/api/v1/learners/learners-lists/${team.uuid}`,
+        learnerBody(),
+      );
+      const third = created.data.uuid;
+      expect(await state()).toEqual({
+        live: [third, second!.uuid, first!.uuid],
+        archived: 0,
+        team: 3,
+        counts: [3],
+      });
+      await write('DELETE', `/api/v1/learners/${second!.uuid}/soft`);
+      expect(await state()).toEqual({
+        live: [third, first!.uuid],
+        archived: 1,
+        team: 2,
+        counts: [2],
+      });
+      await write('POST', `/api/v1/learners/${second!.uuid}/restore`);
+      await write('PATCH', `/api/v1/learners/${first!.uuid}/learners-lists/sync`, { lists: [] });
+      expect(await state()).toEqual({
+        live: [third, second!.uuid, first!.uuid],
+        archived: 0,
+        team: 2,
+        counts: [2],
+      });
+      await write('DELETE', `/api/v1/learners/${third}`);
+      expect(await state()).toEqual({
+        live: [second!.uuid, first!.uuid],
+        archived: 0,
+        team: 1,
+        counts: [1],
+      });
     });
 
     it('never lists another company’s learners', async () => {

@@ -11,6 +11,7 @@ import * as translationsFromLocales from './0008_translations_from_locales.ts';
 import * as apiTokens from './0009_api_tokens.ts';
 import * as channelConnections from './0010_channel_connections.ts';
 import * as accounts from './0013_accounts.ts';
+import * as learnersPaging from './0019_learners_paging.ts';
 import * as outboxDeliveryIndex from './0023_outbox_delivery_index.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '0009_api_tokens': apiTokens,
   '0010_channel_connections': channelConnections,
   '0013_accounts': accounts,
+  '0019_learners_paging': learnersPaging,
   '0023_outbox_delivery_index': outboxDeliveryIndex,
 };

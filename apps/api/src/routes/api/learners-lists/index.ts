@@ -122,7 +122,7 @@ export const learnersListsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const list = await findList(app.db, companyOf(request), request.params.uuid);
-      await deleteList(app.db, list.uuid);
+      await deleteList(app.db, list);
       return { data: { deleted: list.uuid } };
     },
   );

@@ -23,6 +23,7 @@ import {
   serializeLearner,
   serializeLearners,
 } from '../../../learners/learner-serializer.ts';
+import { learnerPage } from '../../../learners/learner-page.ts';
 import {
   findList,
   knownListUuids,
@@ -36,7 +37,6 @@ import {
   insertLearner,
   isActiveInCourse,
   isUniqueViolation,
-  learnerPage,
   learnerRow,
   setLearnerArchived,
   updateLearnerDetails,
@@ -198,12 +198,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       await assertEmailFree(app.db, companyUuid, request.body.email, existing.uuid);
       let changes;
       try {
-        changes = await updateLearnerDetails(
-          app.db,
-          existing.uuid,
-          request.body,
-          isoNow(app.clock),
-        );
+        changes = await updateLearnerDetails(app.db, existing, request.body, isoNow(app.clock));
       } catch (error) {
         if (isUniqueViolation(error)) throw validationError({ email: [MESSAGES.emailTaken] });
         throw error;
@@ -234,7 +229,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!knownUuids.has(uuid)) errors[`lists.${index}`] = [MESSAGES.learnersListUnknown];
       });
       if (Object.keys(errors).length > 0) throw validationError(errors);
-      await syncLearnerLists(app.db, learner.uuid, wanted);
+      await syncLearnerLists(app.db, learner, wanted);
       const { learners_lists } = await serializeLearner(app.db, learner);
       return { data: { result: true, learners_lists } };
     },
@@ -258,7 +253,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (await isActiveInCourse(app.db, row.uuid)) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.learnerActiveInCourse);
       }
-      const changes = await setLearnerArchived(app.db, row.uuid, true, isoNow(app.clock));
+      const changes = await setLearnerArchived(app.db, row, true, isoNow(app.clock));
       return { data: await serializeLearner(app.db, { ...row, ...changes }) };
     },
   );
@@ -281,7 +276,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const current = await countActiveLearners(app.db, companyUuid);
       await assertWithinPlan(app.db, companyUuid, 'learners', current + 1);
-      const changes = await setLearnerArchived(app.db, row.uuid, false, isoNow(app.clock));
+      const changes = await setLearnerArchived(app.db, row, false, isoNow(app.clock));
       return { data: await serializeLearner(app.db, { ...row, ...changes }) };
     },
   );
@@ -298,7 +293,7 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const row = await findLearner(app.db, companyOf(request), request.params.uuid);
-      await deleteLearner(app.db, row.uuid);
+      await deleteLearner(app.db, row);
       return { data: { deleted: row.uuid } };
     },
   );
