@@ -26,29 +26,6 @@ const loadPg = (): typeof Pg => {
   return pg;
 };
 
-// Kysely prepares every query again, which costs more than running most of them (the scheduler's
-// per-lesson claim and bookkeeping spent most of its time there): statements are kept per SQL
-// text, the least recently used dropped past this many. One still iterating (a streamed select)
-// is not handed out twice.
-const STATEMENT_CACHE_SIZE = 500;
-
-const withStatementCache = (sqlite: SQLite.Database) => {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare: (source: string) => {
-      const cached = statements.get(source);
-      statements.delete(source);
-      const statement = cached && !cached.busy ? cached : sqlite.prepare(source);
-      statements.set(source, statement);
-      if (statements.size > STATEMENT_CACHE_SIZE) {
-        statements.delete(statements.keys().next().value!);
-      }
-      return statement;
-    },
-  };
-};
-
 export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
   if (config.dialect === 'postgres') {
     const pg = loadPg();
@@ -73,13 +50,13 @@ export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
 };
 
 /** Prepared statements kept per SQL text (least recently used first out). */
-const STATEMENT_CACHE_SIZE = 300;
+const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * better-sqlite3 for Kysely, with its prepared statements kept by SQL text. Kysely prepares every
  * query anew; for the short queries of a request that cost about as much as running them (a page
- * of 25 learners: a sixth of the request's CPU). A statement still being iterated (a stream) is
- * not handed out twice.
+ * of 25 learners: a sixth of the request's CPU; most of the scheduler's per-lesson claim and
+ * bookkeeping). A statement still being iterated (a stream) is not handed out twice.
  */
 const withStatementCache = (sqlite: SQLite.Database) => {
   const statements = new Map<string, SQLite.Statement>();
