@@ -40,7 +40,7 @@ export type ServerConfig = {
   publicUrl: string;
   /** CCP_SECRETS_KEY: seals channel connections' secrets (AES-256-GCM). */
   secretsKey: string | undefined;
-  /** CCP_SLACK_API_URL...: the chat providers' API URLs. */
+  /** CCP_SLACK_API_URL...: the chat providers' API URLs; CCP_PUBLIC_URL when set, for webhooks. */
   channels: ChannelSettings;
 };
 
@@ -52,13 +52,20 @@ const positiveInt = (value: string | undefined, fallback: number, name: string):
   return parsed;
 };
 
-const publicUrlOf = (env: NodeJS.ProcessEnv): string => {
+/**
+ * CCP_PUBLIC_URL, read here only: the address e-mail links point at and where providers post
+ * their webhooks (the Webex connection registers one there). Null when unset.
+ */
+const configuredPublicUrl = (env: NodeJS.ProcessEnv): string | null => {
   const value = env.CCP_PUBLIC_URL;
-  if (value) {
-    if (!/^https?:\/\/[^/\s]+/.test(value))
-      throw new Error(`CCP_PUBLIC_URL must be an http(s) URL, got "${value}"`);
-    return value.replace(/\/+$/, '');
-  }
+  if (!value) return null;
+  if (!/^https?:\/\/[^/\s]+/.test(value))
+    throw new Error(`CCP_PUBLIC_URL must be an http(s) URL, got "${value}"`);
+  return value.replace(/\/+$/, '');
+};
+
+/** Without CCP_PUBLIC_URL, e-mail links point at this server's own address. */
+const localUrlOf = (env: NodeJS.ProcessEnv): string => {
   const host = env.HOST && !['0.0.0.0', '::'].includes(env.HOST) ? env.HOST : 'localhost';
   return `http://${host}:${env.PORT || 8080}`;
 };
@@ -69,6 +76,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
   const seed = (env.CCP_SEED ?? 'demo').toLowerCase();
   if (seed !== 'demo' && seed !== 'none')
     throw new Error(`CCP_SEED must be "demo" or "none", got "${seed}"`);
+  const publicUrl = configuredPublicUrl(env);
   return {
     host: env.HOST ?? '127.0.0.1',
     port: positiveInt(env.PORT, 8080, 'PORT'),
@@ -89,8 +97,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     ),
     ai: aiSettingsFromEnv(env),
     metricsToken: env.CCP_METRICS_TOKEN || undefined,
-    publicUrl: publicUrlOf(env),
+    publicUrl: publicUrl ?? localUrlOf(env),
     secretsKey: env.CCP_SECRETS_KEY || undefined,
-    channels: channelSettingsFromEnv(env),
+    channels: channelSettingsFromEnv(env, { publicUrl }),
   };
 };

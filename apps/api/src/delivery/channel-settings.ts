@@ -11,7 +11,7 @@ export type ChannelSettings = {
   webex: {
     /** REST base, without /v1. */
     apiUrl: string;
-    /** This server's public URL, where Webex posts card submits (CCP_PUBLIC_URL); unset: no webhook is registered. */
+    /** This server's public URL, where Webex posts card submits (CCP_PUBLIC_URL, read by config.ts); unset: no webhook is registered. */
     publicUrl: string | null;
   };
   teams: {
@@ -55,15 +55,21 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
 const withoutSlash = (url: string) => url.replace(/\/+$/, '');
 
-/** The settings of the environment (CCP_SLACK_API_URL, CCP_SLACK_AUTHORIZE_URL). */
-export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings => ({
+/**
+ * The settings of the environment (CCP_SLACK_API_URL, CCP_SLACK_AUTHORIZE_URL...); the public URL
+ * is the one config.ts read from CCP_PUBLIC_URL (null when unset).
+ */
+export const channelSettingsFromEnv = (
+  env: NodeJS.ProcessEnv,
+  { publicUrl }: { publicUrl: string | null },
+): ChannelSettings => ({
   slack: {
     apiUrl: withSlash(env.CCP_SLACK_API_URL || DEFAULT_CHANNEL_SETTINGS.slack.apiUrl),
     authorizeUrl: env.CCP_SLACK_AUTHORIZE_URL || DEFAULT_CHANNEL_SETTINGS.slack.authorizeUrl,
   },
   webex: {
     apiUrl: withoutSlash(env.CCP_WEBEX_API_URL || DEFAULT_CHANNEL_SETTINGS.webex.apiUrl),
-    publicUrl: env.CCP_PUBLIC_URL || null,
+    publicUrl,
   },
   googleChat: {
     apiUrl: withoutSlash(env.CCP_GOOGLE_CHAT_API_URL || DEFAULT_CHANNEL_SETTINGS.googleChat.apiUrl),
