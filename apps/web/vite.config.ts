@@ -42,8 +42,9 @@ const sideEffectFreeMarkdown = (): Plugin => ({
   },
 });
 
-// The API serves these next to each file (@fastify/static `preCompressed`): a third of the bytes
-// on the wire without compressing on every request.
+// The API serves these next to each file when the browser accepts them
+// (apps/api/src/plugins/web.ts): a third of the bytes on the wire without compressing on every
+// request.
 const precompress = (): Plugin => ({
   name: 'ccp:precompress',
   apply: 'build',

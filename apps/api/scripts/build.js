@@ -19,8 +19,8 @@ const EXTERNAL = [
   'better-sqlite3',
   'pg',
   'pg-native',
+  // Loaded at the first visit of /api/docs (plugins/docs.ts); it reads its files from its folder.
   '@fastify/swagger-ui',
-  '@fastify/static',
   'pdf-parse',
   'tsx',
   // Only with CCP_STORAGE_URL (storage/s3-store.ts loads it on first use).

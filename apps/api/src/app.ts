@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -30,6 +29,7 @@ import type { MetricsOptions } from './plugins/metrics.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { aiRoutes } from './routes/api/ai/index.ts';
 import { webPlugin } from './plugins/web.ts';
+import { docsPlugin } from './plugins/docs.ts';
 import { analyticsRoutes } from './routes/api/analytics/index.ts';
 import { accountRoutes } from './routes/api/account/index.ts';
 import { apiTokensRoutes } from './routes/api/api-tokens/index.ts';
@@ -229,7 +229,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
     },
     transform: openApiTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(docsPlugin);
   await app.register(coversRoutes);
   await app.register(authPlugin);
   await app.register(mailPlugin, options.mail ?? {});

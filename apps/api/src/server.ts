@@ -48,19 +48,17 @@ const main = async () => {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 
-  const stopPurge = schedulePurge(app);
-  const stopScheduler = startScheduler(app, config.schedulerTickSeconds * 1000);
-  const jobRunner = startJobRunner(app, { leaseMs: config.jobLeaseSeconds * 1000 });
+  // The purge, the scheduler and the job runner start once the server answers (start-up time,
+  // issue 18): none of them is needed to serve the first request.
+  let stopBackground: (() => Promise<void>) | null = null;
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    stopPurge();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    stopScheduler()
-      .then(() => jobRunner.stop())
+    (stopBackground?.() ?? Promise.resolve())
       .then(() => app.close())
       .then(() => process.exit(0))
       .catch(() => process.exit(1));
@@ -72,8 +70,17 @@ const main = async () => {
   process.stdout.write(
     `CCP API listening on http://${config.host}:${config.port} (docs: /api/docs, database: ${config.database.dialect}, files: ${files.location})\n`,
   );
-  // After listening, so a slow store does not hold the health probe: a store that cannot be
-  // used is said at once rather than at the first upload.
+  if (closing) return;
+  const stopPurge = schedulePurge(app);
+  const stopScheduler = startScheduler(app, config.schedulerTickSeconds * 1000);
+  const jobRunner = startJobRunner(app, { leaseMs: config.jobLeaseSeconds * 1000 });
+  stopBackground = async () => {
+    stopPurge();
+    await stopScheduler();
+    await jobRunner.stop();
+  };
+  // A store that cannot be used is said at once rather than at the first upload; checked after
+  // listening, so a slow store does not hold the health probe.
   files
     .check()
     .catch((error: unknown) =>

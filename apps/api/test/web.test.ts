@@ -70,6 +70,15 @@ describe('the web app at /', async () => {
     const response = await call(app, { method: 'GET', url: '/favicon.svg' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-type']).toBe('image/svg+xml');
+    // Revalidated with the ETag: unchanged, nothing is sent again.
+    const again = await call(app, {
+      method: 'GET',
+      url: '/favicon.svg',
+      headers: { 'if-none-match': String(response.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
   });
 
   it('answers a missing asset with 404, not with the app', async () => {

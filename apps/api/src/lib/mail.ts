@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 import { isoNow } from './clock.ts';
 import { newUuid } from './ids.ts';
@@ -35,7 +35,7 @@ export type MailSettings = {
   from?: string | undefined;
 };
 
-type Transport = ReturnType<typeof createTransport>;
+type Transport = Transporter;
 type Mailer = { from: string; transport: Transport | null };
 
 const MAILER = 'ccpMailer';
@@ -43,8 +43,9 @@ const MAILER = 'ccpMailer';
 /** Reads the mail settings once at start; no SMTP connection is opened before the first mail. */
 export const mailPlugin = fp(
   async (app: FastifyInstance, settings: MailSettings) => {
+    // nodemailer is loaded only by a server that sends mail (start-up time, issue 18).
     const transport = settings.smtpUrl
-      ? createTransport({
+      ? (await import('nodemailer')).createTransport({
           url: settings.smtpUrl,
           // A dead SMTP server must not hold a job or a request for minutes (nodemailer's defaults).
           connectionTimeout: 10_000,

@@ -1,5 +1,4 @@
-import { ErrorCode, WebClient } from '@slack/web-api';
-import type { WebAPICallError } from '@slack/web-api';
+import type { ErrorCode as SlackErrorCode, WebAPICallError, WebClient } from '@slack/web-api';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
@@ -42,14 +41,30 @@ const PERMANENT_ERRORS = new Set([
   'ekm_access_denied',
 ]);
 
-export const slackClient = (settings: ChannelSettings['slack'], token: string | undefined) =>
-  new WebClient(token, {
+/** A Slack Web API client; @slack/web-api (and axios) load on first use, not at start (issue 18). */
+export const slackClient = async (
+  settings: ChannelSettings['slack'],
+  token: string | undefined,
+): Promise<WebClient> => {
+  const { WebClient: Client } = await import('@slack/web-api');
+  return new Client(token, {
     slackApiUrl: settings.apiUrl,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: REQUEST_TIMEOUT_MS,
     allowAbsoluteUrls: false,
   });
+};
+
+// @slack/web-api's ErrorCode values, kept here so classifying an error loads nothing; each is
+// typed as the package's enum member, so a change of value there fails the type check here.
+const slackCode = <T extends SlackErrorCode>(value: `${T}`): T => value as unknown as T;
+const ErrorCode = {
+  RequestError: slackCode<SlackErrorCode.RequestError>('slack_webapi_request_error'),
+  HTTPError: slackCode<SlackErrorCode.HTTPError>('slack_webapi_http_error'),
+  PlatformError: slackCode<SlackErrorCode.PlatformError>('slack_webapi_platform_error'),
+  RateLimitedError: slackCode<SlackErrorCode.RateLimitedError>('slack_webapi_rate_limited_error'),
+};
 
 const isSlackError = (error: unknown): error is WebAPICallError =>
   typeof error === 'object' &&
@@ -101,7 +116,7 @@ export const classifySlackError = (error: unknown): ErrorVerdict => {
 const botToken = (connection: Connection) => connection.secrets.bot_token ?? '';
 
 export const createSlackConnector = (settings: ChannelSettings['slack']): Connector => {
-  const clients = new Map<string, WebClient>();
+  const clients = new Map<string, Promise<WebClient>>();
   const clientOf = (connection: Connection) => {
     const token = botToken(connection);
     let client = clients.get(token);
@@ -115,7 +130,7 @@ export const createSlackConnector = (settings: ChannelSettings['slack']): Connec
     channel: 'slack',
     ratePerSecond: SLACK_MESSAGES_PER_SECOND,
     resolveIdentity: async (connection, learner) => {
-      const client = clientOf(connection);
+      const client = await clientOf(connection);
       const found = await client.users.lookupByEmail({ email: learner.address });
       const userId = found.user?.id;
       if (!userId) throw new Error('users.lookupByEmail answered no user id');
@@ -132,7 +147,9 @@ export const createSlackConnector = (settings: ChannelSettings['slack']): Connec
         blocks: Record<string, unknown>[];
         unfurl_links: boolean;
       };
-      const result = await clientOf(connection).chat.postMessage({
+      const result = await (
+        await clientOf(connection)
+      ).chat.postMessage({
         channel: identity.conversationId ?? identity.providerUserId,
         text: payload.text,
         blocks: payload.blocks as never,
@@ -142,7 +159,7 @@ export const createSlackConnector = (settings: ChannelSettings['slack']): Connec
       return { providerMessageId: `${result.channel ?? ''}:${result.ts ?? ''}` };
     },
     test: async (connection) => {
-      const result = await clientOf(connection).auth.test();
+      const result = await (await clientOf(connection)).auth.test();
       if (!result.team_id) throw new Error('auth.test answered no team id');
       return {
         providerKey: result.team_id,

@@ -8,7 +8,6 @@ import {
 import type { TTwoFactorVerifyResponse } from '@ccp/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import QRCode from 'qrcode';
 
 import { recordAudit } from '../../../accounts/audit-log.ts';
 import { replaceRecoveryCodes } from '../../../accounts/recovery-codes.ts';
@@ -61,6 +60,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('uuid', '=', user.uuid)
         .execute();
       const url = otpauthUrl(secret, user.email);
+      // Loaded at the first 2FA set-up, not at start (issue 18).
+      const { default: QRCode } = await import('qrcode');
       const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
       return {
         data: {

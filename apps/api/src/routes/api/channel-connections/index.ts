@@ -234,7 +234,9 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!connection || !clientId || !clientSecret) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallNeedsClient);
       }
-      const access = await slackClient(app.channelSettings.slack, undefined).oauth.v2.access({
+      const access = await (
+        await slackClient(app.channelSettings.slack, undefined)
+      ).oauth.v2.access({
         client_id: clientId,
         client_secret: clientSecret,
         code: request.query.code,
