@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -234,6 +234,7 @@ const main = async () => {
   }
   server.stop();
   await postgres?.drop();
+  rmSync(dataset.dataDir, { recursive: true, force: true });
   process.stdout.write(
     `\n${LEARNERS.toLocaleString('en')} learners on ${config.dialect}, ${CONNECTIONS} connections, ${SECONDS} s each; offered ${TARGET_RPS} req/s (target p95 ≤ ${TARGET_P95_MS} ms), then a closed loop:\n${rows.join('\n')}\n` +
       `\nMachine: ${cpus().length} CPUs, load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (the client runs on the same cores).\n`,
