@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -16,7 +17,8 @@ import { buildDataset } from './lib/dataset.ts';
 // name, by e-mail and by phone, a list's members, the lists with their counts — and, to show what
 // nothing remembered costs, a search for a new term on every request. Target: p95 ≤ 50 ms at
 // 500 req/s over 50 connections (each case is offered 500 req/s: autocannon's overall rate), then
-// the most it answers when every connection asks again as soon as answered (closed loop). The API
+// the most it answers when every connection asks again as soon as answered (closed loop), with the
+// API's CPU time per request (what a core would need, whatever share of it the API got). The API
 // runs in a child process, so the load generator does not share its event loop (it still shares
 // the machine's two cores).
 //
@@ -81,8 +83,17 @@ const copyToPostgres = async (file: string, url: string) => {
   };
 };
 
+type Server = { port: number; token: string; cpuMs: () => number; stop: () => void };
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux). */
+const cpuMsOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 const startServer = (config: DatabaseConfig, dataDir: string, userUuid: string) =>
-  new Promise<{ port: number; token: string; stop: () => void }>((resolve, reject) => {
+  new Promise<Server>((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [
@@ -99,7 +110,12 @@ const startServer = (config: DatabaseConfig, dataDir: string, userUuid: string) 
     child.once('exit', (code) => reject(new Error(`the API stopped (exit ${code})`)));
     createInterface({ input: child.stdout }).once('line', (line) => {
       const { port, token } = JSON.parse(line) as { port: number; token: string };
-      resolve({ port, token, stop: () => child.kill('SIGTERM') });
+      resolve({
+        port,
+        token,
+        cpuMs: () => cpuMsOf(child.pid!),
+        stop: () => child.kill('SIGTERM'),
+      });
     });
   });
 
@@ -108,11 +124,21 @@ const percentile = (sorted: number[], p: number) =>
     ? NaN
     : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-type Run = { rps: number; p50: number; p95: number; p99: number; bad: number };
+type Run = {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  bad: number;
+  /** The API process's CPU per answered request. */
+  cpuMs: number;
+};
 
 /** One autocannon run; `rate` 0 is a closed loop. Percentiles from every response time. */
-const load = async (port: number, token: string, path: () => string, rate: number) => {
+const load = async (server: Server, path: () => string, rate: number) => {
+  const { port, token } = server;
   const latencies: number[] = [];
+  const cpuBefore = server.cpuMs();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -143,6 +169,7 @@ const load = async (port: number, token: string, path: () => string, rate: numbe
     p95: p95!,
     p99: p99!,
     bad: result.non2xx + result.errors + result.timeouts,
+    cpuMs: (server.cpuMs() - cpuBefore) / Math.max(1, latencies.length),
   } satisfies Run;
 };
 
@@ -195,18 +222,19 @@ const main = async () => {
   const loadBefore = loadavg()[0]!;
   for (const [label, path] of cases) {
     if (only && !only.some((part) => label.startsWith(part))) continue;
-    const atRate = await load(server.port, server.token, path, TARGET_RPS);
-    const closed = await load(server.port, server.token, path, 0);
+    const atRate = await load(server, path, TARGET_RPS);
+    const closed = await load(server, path, 0);
     const ok = atRate.bad === 0 && atRate.rps >= TARGET_RPS * 0.98 && atRate.p95 <= TARGET_P95_MS;
     if (!ok) failed = true;
     rows.push(
       `${ok ? 'PASS' : 'FAIL'}  ${label.padEnd(30)} ${atRate.rps.toFixed(0).padStart(5)} req/s p50 ${ms(atRate.p50)} p95 ${ms(atRate.p95)} p99 ${ms(atRate.p99)}` +
-        ` | closed loop ${closed.rps.toFixed(0).padStart(5)} req/s p95 ${ms(closed.p95)}` +
+        ` | closed loop ${closed.rps.toFixed(0).padStart(5)} req/s p95 ${ms(closed.p95)}, API CPU ${closed.cpuMs.toFixed(2)} ms/req` +
         (atRate.bad + closed.bad > 0 ? `  failed ${atRate.bad + closed.bad}` : ''),
     );
   }
   server.stop();
   await postgres?.drop();
+  rmSync(dataset.dataDir, { recursive: true, force: true });
   process.stdout.write(
     `\n${LEARNERS.toLocaleString('en')} learners on ${config.dialect}, ${CONNECTIONS} connections, ${SECONDS} s each; offered ${TARGET_RPS} req/s (target p95 ≤ ${TARGET_P95_MS} ms), then a closed loop:\n${rows.join('\n')}\n` +
       `\nMachine: ${cpus().length} CPUs, load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (the client runs on the same cores).\n`,

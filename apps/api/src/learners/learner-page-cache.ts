@@ -1,18 +1,28 @@
 // What a process remembers of the learners list between requests: per query (a company's live
 // or archived learners, maybe of one list, maybe searched) its total and where its pages start;
-// per company the member count of each list (and, at version 0 for ever, the channel names). Every value belongs to one version of the company's
-// learners (learners-version.ts): a request that reads a newer version computes afresh, so a
-// write is seen by the next request. Values also expire after MAX_AGE_MS, in case a write came
-// from outside the repositories (an operator's SQL).
+// per company the member count of each list (and, at version 0, the channel names). Every value
+// belongs to one version of the company's learners (learners-version.ts): a request that reads a
+// newer version computes afresh, so a write is seen by the next request. Values also expire after
+// MAX_AGE_MS, in case a write came from outside the repositories (an operator's SQL).
 
-/** At most this many values per database handle (least recently used first out). */
+/** At most this many values per cache, and this much weight (least recently used first out). */
 const MAX_ENTRIES = 500;
 const MAX_AGE_MS = 60_000;
 
-type Entry<T> = { version: number; born: number; value: Promise<T> };
+type Entry<T> = { version: number; born: number; value: Promise<T>; weight: number };
 
 export class VersionedCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
+  private weight = 0;
+
+  /**
+   * `weigh` says what a value costs to keep (the learners list: the uuids it holds), and
+   * `maxWeight` how much the cache keeps in all.
+   */
+  constructor(
+    private readonly weigh: (value: T) => number = () => 1,
+    private readonly maxWeight = MAX_ENTRIES,
+  ) {}
 
   /**
    * The value of `key` at `version` or later, computed once: concurrent requests share one
@@ -22,34 +32,63 @@ export class VersionedCache<T> {
     const now = performance.now();
     let entry = this.entries.get(key);
     if (!entry || entry.version < version || now - entry.born > MAX_AGE_MS) {
-      const created: Entry<T> = { version, born: now, value: compute() };
-      // A failed computation is not remembered (the request that asked reports the error).
-      created.value.catch(() => {
-        if (this.entries.get(key) === created) this.entries.delete(key);
-      });
-      entry = created;
+      if (entry) this.remove(key, entry);
+      entry = this.computed(key, version, now, compute);
     }
     // Most recently used last.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.trim();
     return entry.value;
+  }
+
+  private computed(key: string, version: number, now: number, compute: () => Promise<T>) {
+    const entry: Entry<T> = { version, born: now, value: compute(), weight: 0 };
+    entry.value.then(
+      (value) => {
+        if (this.entries.get(key) !== entry) return;
+        entry.weight = this.weigh(value);
+        this.weight += entry.weight;
+        this.trim();
+      },
+      // A failed computation is not remembered (the request that asked reports the error).
+      () => {
+        if (this.entries.get(key) === entry) this.remove(key, entry);
+      },
+    );
+    return entry;
+  }
+
+  private remove(key: string, entry: Entry<T>) {
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+  }
+
+  /** Forgets the least recently used values past the limits, never the last one asked. */
+  private trim() {
+    while (
+      this.entries.size > 1 &&
+      (this.entries.size > MAX_ENTRIES || this.weight > this.maxWeight)
+    ) {
+      const [oldest, entry] = this.entries.entries().next().value!;
+      this.remove(oldest, entry);
+    }
   }
 }
 
 const cachesByDb = new WeakMap<object, Map<string, VersionedCache<unknown>>>();
 
 /** The cache called `name` of one database handle (tests run many databases in one process). */
-export const cacheOf = <T>(db: object, name: string): VersionedCache<T> => {
+export const cacheOf = <T>(db: object, name: string, make = () => new VersionedCache<T>()) => {
   let caches = cachesByDb.get(db);
   if (!caches) {
     caches = new Map();
     cachesByDb.set(db, caches);
   }
-  let cache = caches.get(name);
+  let cache = caches.get(name) as VersionedCache<T> | undefined;
   if (!cache) {
-    cache = new VersionedCache<unknown>();
-    caches.set(name, cache);
+    cache = make();
+    caches.set(name, cache as VersionedCache<unknown>);
   }
-  return cache as VersionedCache<T>;
+  return cache;
 };

@@ -509,8 +509,8 @@ describe('learners API', async () => {
         expect(response.json.meta.total).toBe(2100);
         return uuidsOf(response.json);
       };
-      // Remembered positions are every 1,000th learner (100th of a list, 25th match of a search):
-      // pages before, across and after them, the deepest asked first.
+      // Remembered positions are every 1,000th learner (100th member of a list over 2,000; a
+      // search keeps its matches): pages before, across and after them, the deepest first.
       for (const path of [
         '/api/v1/learners?',
         `/api/v1/learners/learners-lists/${list.uuid}?`,

@@ -13,6 +13,7 @@ import * as channelConnections from './0010_channel_connections.ts';
 import * as accounts from './0013_accounts.ts';
 import * as learnersPaging from './0019_learners_paging.ts';
 import * as outboxDeliveryIndex from './0023_outbox_delivery_index.ts';
+import * as learnersOrderIndexes from './0024_learners_order_indexes.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0013_accounts': accounts,
   '0019_learners_paging': learnersPaging,
   '0023_outbox_delivery_index': outboxDeliveryIndex,
+  '0024_learners_order_indexes': learnersOrderIndexes,
 };
