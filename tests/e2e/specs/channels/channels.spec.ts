@@ -25,6 +25,8 @@ const LABELS: Record<string, string> = {
 
 test.describe('as an administrator', () => {
   test.use({ account: 'creator' });
+  // Each save is a round trip to the provider's fake, several per test.
+  test.describe.configure({ timeout: 60_000 });
 
   test('the demo shows a sample Slack workspace and Teams app, marked as demo', async ({
     page,
