@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 
 import { LANGUAGES } from '../src/db/migrations/0002_reference_data.ts';
 import type { LessonsTable } from '../src/db/types.ts';
+import { hasConnections } from '../src/delivery/connections.ts';
 import { DAY_MS } from '../src/lib/clock.ts';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { DEMO_PASSWORD, isEmptyDatabase, seedDemo } from '../src/seed/demo.ts';
@@ -550,6 +551,31 @@ describe('seedDemo', async () => {
       payload: { username: 'creator@example.com', password: 'ChangeMe-2025!', platform: PLATFORM },
     });
     expect(wrong.statusCode).toBe(400);
+  });
+
+  it('gives Acme a sample Slack workspace and Teams app marked demo, which need no secrets key', async () => {
+    const tokens = await signIn(app, await user('creator@example.com'));
+    const response = await call(app, {
+      method: 'GET',
+      url: '/api/v1/channel-connections',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    const rows = response.json.data as {
+      channel: string;
+      status: string;
+      provider_ids: Record<string, string>;
+      secrets_set: string[];
+    }[];
+    expect(rows.filter((row) => row.status === 'demo').map((row) => row.channel)).toEqual([
+      'ms-teams',
+      'slack',
+    ]);
+    expect(rows.find((row) => row.channel === 'slack')).toMatchObject({
+      provider_ids: { team: 'Acme Training' },
+      secrets_set: [],
+    });
+    // Nothing is sealed: a server without CCP_SECRETS_KEY starts on the demo.
+    expect(await hasConnections(db)).toBe(false);
   });
 
   it('is deterministic: seeding another empty database gives the same learners', async () => {

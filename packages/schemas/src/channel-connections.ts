@@ -9,7 +9,14 @@ import { MESSAGES } from './messages.ts';
 // Channels page, and what everyone sees of it. Secrets are write-only: the API answers which
 // are stored, never their values.
 
-export const CONNECTION_STATUSES = ['not_connected', 'disconnected', 'connected', 'error'] as const;
+/** `demo`: a sample connection of the demo seed, with no secrets; it sends nothing. */
+export const CONNECTION_STATUSES = [
+  'not_connected',
+  'disconnected',
+  'connected',
+  'error',
+  'demo',
+] as const;
 export type TConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 export type TConnectionField = {

@@ -7,7 +7,6 @@ import {
   MAX_LESSONS_PER_COURSE,
   SUBSCRIPTION_FUNCTION_KEYS,
 } from './constants.ts';
-import type { TChannelKey } from './constants.ts';
 import { ZUuidSchema, dataEnvelope } from './common.ts';
 import {
   EXCLUSION_DAYS,
@@ -162,9 +161,9 @@ export type TChannelPreviewRequest = z.input<typeof ZChannelPreviewRequestSchema
 /** What a channel cannot carry as written, said before scheduling. */
 export const CHANNEL_PREVIEW_ISSUES = [
   'tooManyButtons',
+  'answersInList',
   'buttonTextCut',
   'textTooLong',
-  'titleCut',
 ] as const;
 export type TChannelPreviewIssue = (typeof CHANNEL_PREVIEW_ISSUES)[number];
 
@@ -183,23 +182,6 @@ export const ZChannelPreviewsResponseSchema = dataEnvelope(
   }),
 );
 export type TChannelPreviews = z.infer<typeof ZChannelPreviewsResponseSchema>['data'];
-
-/** The channels' limits the preview checks (each channel's API documentation). */
-export const CHANNEL_LIMITS: Record<
-  TChannelKey,
-  { buttons: number | null; buttonText: number | null; text: number; title: number | null }
-> = {
-  // Teams renders at most 6 actions on a card (host config maxActions); text per card ~28 KB.
-  'ms-teams': { buttons: 6, buttonText: null, text: 28_000, title: null },
-  // Block Kit: button text 75, header 150, a section's text 3000.
-  slack: { buttons: 25, buttonText: 75, text: 3000, title: 150 },
-  // Cloud API templates: 3 quick replies; a body parameter (and the body) at most 1024.
-  whatsapp: { buttons: 3, buttonText: null, text: 1024, title: null },
-  // Webex messages: markdown at most 7439 bytes.
-  webex: { buttons: null, buttonText: null, text: 7439, title: null },
-  // Google Chat: a message at most 32,000 bytes; button text is wrapped.
-  'google-chat': { buttons: null, buttonText: null, text: 32_000, title: null },
-};
 
 // --- The Delivery step's rules ----------------------------------------------------------------
 

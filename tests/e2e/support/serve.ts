@@ -1,7 +1,8 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { DEMO_TOTP_SECRET } from '../helpers/accounts.ts';
+import { FAKE_PROVIDERS_FILE } from '../helpers/providers.ts';
 
 // The server under test: `npm start`'s server (apps/api/src/server.ts), in this process, on a
 // fresh SQLite database in the run's temporary directory (the demo is seeded into the empty
@@ -35,11 +36,13 @@ if (process.env.CCP_E2E_FAKE_AI === '1') {
   process.env.OPENAI_API_KEY = FAKE_AI_KEY;
   process.env.OPENAI_BASE_URL = fake.baseUrl;
 }
-// Chat providers: a fake Slack on 127.0.0.1 (the real protocol, tests/fakes), and a fixed key
-// for the channel connections' secrets, so the Channels page connects for real.
-const { startFakeSlack } = await import('../../../apps/api/test/fakes/slack.ts');
-const slack = await startFakeSlack();
-process.env.CCP_SLACK_API_URL = slack.apiUrl;
+// Chat providers: the five fakes on 127.0.0.1 (their real protocols, apps/api/test/fakes), and a
+// fixed key for the channel connections' secrets, so the Channels page connects for real. What
+// an administrator types to connect each fake goes to FAKE_PROVIDERS_FILE for the specs.
+const { startFakeProviders } = await import('../../../apps/api/test/fakes/providers.ts');
+const providers = await startFakeProviders();
+Object.assign(process.env, providers.env);
 process.env.CCP_SECRETS_KEY ??= Buffer.alloc(32, 7).toString('base64');
+writeFileSync(path.join(tmp, FAKE_PROVIDERS_FILE), JSON.stringify(providers.fields));
 
 await import('../../../apps/api/src/server.ts');

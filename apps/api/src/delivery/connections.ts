@@ -22,7 +22,7 @@ export class MissingSecretsKeyError extends Error {
   }
 }
 
-const boxOf = (deps: ConnectionDeps): SecretBox => {
+const boxOf = (deps: Pick<ConnectionDeps, 'secretBox'>): SecretBox => {
   if (!deps.secretBox) throw new MissingSecretsKeyError();
   return deps.secretBox;
 };
@@ -35,19 +35,30 @@ const parseIds = (text: string): Record<string, string> => {
   }
 };
 
+/** The row's secrets opened; a demo connection has none (nothing sealed, no key needed). */
+const secretsOf = (deps: Pick<ConnectionDeps, 'secretBox'>, row: ChannelConnectionsTable) =>
+  row.secrets === '' ? {} : boxOf(deps).open(row.secrets, row.uuid);
+
 const toConnection = (deps: ConnectionDeps, row: ChannelConnectionsTable): Connection => ({
   uuid: row.uuid,
   companyUuid: row.company_uuid,
   channel: row.channel as TChannelKey,
   status: row.status,
   providerIds: parseIds(row.provider_ids),
-  secrets: boxOf(deps).open(row.secrets, row.uuid),
+  secrets: secretsOf(deps, row),
 });
 
-/** True when any company has a connection (start-up checks the key then). */
+/** Connections whose webhooks are taken: tested at least once (not disconnected, not a demo sample). */
+const ANSWERING = ['connected', 'error'];
+
+/** True when any company has a connection with secrets (start-up checks the key then). */
 export const hasConnections = async (db: Db): Promise<boolean> =>
-  (await db.selectFrom('channel_connections').select('uuid').limit(1).executeTakeFirst()) !==
-  undefined;
+  (await db
+    .selectFrom('channel_connections')
+    .select('uuid')
+    .where('secrets', '!=', '')
+    .limit(1)
+    .executeTakeFirst()) !== undefined;
 
 export const loadConnection = async (
   deps: ConnectionDeps,
@@ -74,7 +85,7 @@ export const findConnectionByKey = async (
     .selectAll()
     .where('channel', '=', channel)
     .where('provider_key', '=', providerKey)
-    .where('status', '!=', 'disconnected')
+    .where('status', 'in', ANSWERING)
     .orderBy('updated_at', 'desc')
     .executeTakeFirst();
   return row ? toConnection(deps, row) : null;
@@ -89,7 +100,7 @@ export const connectionsOfChannel = async (
     .selectFrom('channel_connections')
     .selectAll()
     .where('channel', '=', channel)
-    .where('status', '!=', 'disconnected')
+    .where('status', 'in', ANSWERING)
     .execute();
   return rows.map((row) => toConnection(deps, row));
 };
@@ -221,7 +232,7 @@ export const listConnections = async (
         updated_at: null,
       };
     }
-    const secrets = full && deps.secretBox ? deps.secretBox.open(row.secrets, row.uuid) : {};
+    const secrets = full && deps.secretBox ? secretsOf(deps, row) : {};
     return {
       channel,
       status: row.status as TChannelConnection['status'],

@@ -1,4 +1,4 @@
-import { CHANNEL_KEYS, CHANNEL_LIMITS } from '@ccp/schemas';
+import { CHANNEL_KEYS } from '@ccp/schemas';
 import type {
   TChannelKey,
   TChannelPreview,
@@ -8,6 +8,9 @@ import type {
 } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
+import { GOOGLE_CHAT_MESSAGE_BYTES } from './channels/google-chat/render.ts';
+import { SLACK_LIMITS } from './channels/slack/render.ts';
+import { WHATSAPP_LIMITS } from './channels/whatsapp/render.ts';
 import { renderPayload } from './render.ts';
 import type { ChannelMessage, LessonContent, RenderedPayload } from './render.ts';
 
@@ -66,33 +69,32 @@ export const renderLessonFor = (input: LessonPreviewInput): RenderedPayload => {
   return renderPayload(input.channel, message);
 };
 
-const byteLength = (value: string) => Buffer.byteLength(value, 'utf8');
-const charCount = (value: string) => [...value].length;
+const bytesOf = (payload: RenderedPayload) => Buffer.byteLength(JSON.stringify(payload), 'utf8');
+const partsOf = (payload: RenderedPayload): RenderedPayload[] => [
+  payload,
+  ...((payload.continued as RenderedPayload[] | undefined) ?? []),
+];
 
-type TWhatsAppBody = {
-  template?: { components?: { type: string; parameters?: { text?: string }[] }[] };
+/** How the rendered question offers its answers on WhatsApp: reply buttons, a list, or (null) numbers typed back. */
+const whatsappAnswers = (payload: RenderedPayload): 'button' | 'list' | null => {
+  const last = partsOf(payload).at(-1) as
+    { type?: string; interactive?: { type?: string }; text?: { body?: string } } | undefined;
+  if (last?.type === 'interactive') return last.interactive?.type === 'list' ? 'list' : 'button';
+  return null;
 };
 
-/** The text a channel carries in its main message body, as the renderer laid it out. */
-const bodyText = (channel: TChannelKey, payload: RenderedPayload): string => {
-  if (channel === 'whatsapp') {
-    return ((payload as TWhatsAppBody).template?.components ?? [])
-      .filter((component) => component.type === 'body')
-      .flatMap((component) => (component.parameters ?? []).map((parameter) => parameter.text ?? ''))
-      .join('');
-  }
-  if (channel === 'webex') return (payload as { markdown?: string }).markdown ?? '';
-  return JSON.stringify(payload);
-};
-
-/** What `channel` cannot carry of this lesson as written, in the creator's language. */
+/**
+ * What `channel` cannot carry of this lesson as written, in the creator's language, read off the
+ * payload its renderer made: the renderers split long texts rather than cut them, so what is
+ * left to say is how answers that do not fit as buttons are offered, and a message over a
+ * provider's size that nothing splits.
+ */
 export const previewIssues = (
   channel: TChannelKey,
   lesson: TPreviewLesson,
   payload: RenderedPayload,
   lang: TLocale,
 ): TChannelPreview['issues'] => {
-  const limits = CHANNEL_LIMITS[channel];
   const issues: TChannelPreview['issues'] = [];
   const add = (code: TChannelPreviewIssue, params: Record<string, string | number>) =>
     issues.push({ code, message: t(lang, `server.preview.${code}`, params) });
@@ -100,27 +102,26 @@ export const previewIssues = (
   const assessment = lesson.assessment;
   const answers =
     assessment && assessment.type !== 'open_answer' ? assessment.answers.map((a) => a.text) : [];
-  if (limits.buttons !== null && answers.length > limits.buttons) {
-    add('tooManyButtons', { channel: name, count: answers.length, max: limits.buttons });
+  if (channel === 'slack') {
+    const max = SLACK_LIMITS.buttonText;
+    if (answers.some((answer) => [...answer].length > max))
+      add('buttonTextCut', { channel: name, max });
   }
-  if (limits.buttonText !== null) {
-    const max = limits.buttonText;
-    answers.forEach((answer, index) => {
-      if (charCount(answer) > max) add('buttonTextCut', { channel: name, option: index + 1, max });
-    });
+  if (channel === 'whatsapp' && answers.length > 0) {
+    const offered = whatsappAnswers(payload);
+    if (offered === 'list') {
+      add('answersInList', {
+        channel: name,
+        max: WHATSAPP_LIMITS.buttons,
+        length: WHATSAPP_LIMITS.buttonTitle,
+      });
+    } else if (offered === null) {
+      add('tooManyButtons', { channel: name, count: answers.length, max: WHATSAPP_LIMITS.buttons });
+    }
   }
-  if (limits.title !== null && charCount(lesson.title) > limits.title) {
-    add('titleCut', { channel: name, max: limits.title });
+  if (channel === 'google-chat' && bytesOf(payload) > GOOGLE_CHAT_MESSAGE_BYTES) {
+    add('textTooLong', { channel: name, max: GOOGLE_CHAT_MESSAGE_BYTES });
   }
-  const body = bodyText(channel, payload);
-  // Slack limits each section (the content is one); the others the whole message or body.
-  const measured =
-    channel === 'slack'
-      ? Math.max(charCount(lesson.topic_intro), charCount(lesson.topic_content))
-      : channel === 'whatsapp'
-        ? charCount(body)
-        : byteLength(body);
-  if (measured > limits.text) add('textTooLong', { channel: name, max: limits.text });
   return issues;
 };
 

@@ -43,6 +43,12 @@ export type ChannelMessage = {
 /** The longest open answer kept, and a card's text input takes (a WhatsApp message: 4 096). */
 export const OPEN_ANSWER_MAX = 4096;
 
+/** Messages sent one after the other as one payload: the first, the others in `continued`. */
+export const asOnePayload = (parts: RenderedPayload[]): RenderedPayload => {
+  const [first, ...rest] = parts;
+  return rest.length > 0 ? { ...first, continued: rest } : (first ?? {});
+};
+
 /** An Adaptive Card's text input for an open answer (Teams, Webex): required, within the limit. */
 export const openAnswerInput = (placeholder: string) => ({
   type: 'Input.Text',

@@ -9,6 +9,7 @@ import { DAY_MS } from '../lib/clock.ts';
 import { insertListRows, insertMemberRows } from '../learners/learners-lists-repository.ts';
 import { insertLearnerRows, learnerRow } from '../learners/learners-repository.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { seedConnections } from './connections.ts';
 import { DEMO_COURSES, THANK_YOU } from './courses.ts';
 import type { DemoCourse, DemoLessonText } from './courses.ts';
 import { seedHistory } from './history.ts';
@@ -505,6 +506,11 @@ export const seedDemo = async (db: Db, options: SeedOptions): Promise<SeedSummar
       companyUuid: acme.uuid,
       admin: { uuid: users.creator.uuid, email: users.creator.email },
       passwordHash,
+      now: options.now,
+    });
+    await seedConnections(trx, {
+      companyUuid: acme.uuid,
+      createdBy: users.creator.uuid,
       now: options.now,
     });
     await insertAll(

@@ -98,28 +98,32 @@ describe('formatHtml: lesson HTML as each channel’s text', () => {
 });
 
 describe('renderPayload: one message, five channel payloads', () => {
-  it('MS Teams: a Bot Framework activity with an Adaptive Card 1.5, answers as Action.Submit', () => {
+  it('MS Teams: a Bot Framework activity with an Adaptive Card 1.5, the answers in one choice set', () => {
     const payload = renderPayload('ms-teams', message({ channel: 'ms-teams' })) as any;
     expect(payload.type).toBe('message');
     const card = payload.attachments[0];
     expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(card.content).toMatchObject({ type: 'AdaptiveCard', version: '1.5' });
-    expect(list<{ text?: string }>(card.content.body).map((block) => block.text)).toEqual([
-      'Negotiation Basics · Day 2 of 5 · 5 min',
+    const body = list<{
+      type: string;
+      text?: string;
+      choices?: { title: string; value: string }[];
+    }>(card.content.body);
+    expect(body.filter((block) => block.type === 'TextBlock').map((block) => block.text)).toEqual([
       'Anchoring',
+      'Negotiation Basics · Day 2 of 5 · 5 min',
       'The first number sets the frame.',
       'Open with a **precise** figure & _justify_ it.\n\n• Research first\n• See [the guide](https://example.com/anchor)',
-      'Who should anchor first?',
+      '**Question:** Who should anchor first?',
+    ]);
+    expect(body.at(-1)!.choices!.map((choice) => [choice.title, choice.value])).toEqual([
+      ['The better prepared side', '0'],
+      ['Always the buyer', '1'],
+      ['Nobody', '2'],
     ]);
     expect(card.content.actions).toEqual([
-      {
-        type: 'Action.Submit',
-        title: 'The better prepared side',
-        data: JSON.parse(answerValue(0)),
-      },
-      { type: 'Action.Submit', title: 'Always the buyer', data: JSON.parse(answerValue(1)) },
-      { type: 'Action.Submit', title: 'Nobody', data: JSON.parse(answerValue(2)) },
       { type: 'Action.OpenUrl', title: 'Open the material', url: 'https://example.com/video' },
+      { type: 'Action.Submit', title: 'Send', data: { type: 'answered', delivery_uuid: DELIVERY } },
     ]);
   });
 
@@ -155,7 +159,7 @@ describe('renderPayload: one message, five channel payloads', () => {
     ]);
   });
 
-  it('WhatsApp: a Cloud API template with one-line parameters and quick replies for up to 3 answers', () => {
+  it('WhatsApp: the session messages, the lesson as text and the question as a list when an answer is over 20 characters', () => {
     const payload = renderPayload(
       'whatsapp',
       message({
@@ -167,34 +171,21 @@ describe('renderPayload: one message, five channel payloads', () => {
     expect(payload).toMatchObject({
       messaging_product: 'whatsapp',
       to: '+393331234567',
-      type: 'template',
-      template: { name: 'ccp_lesson', language: { code: 'it' } },
+      type: 'text',
     });
-    const [header, body, ...buttons] = list<any>(payload.template.components);
-    expect(header.parameters[0].text).toBe('Negotiation Basics · Giorno 2 di 5 · 5 min');
+    expect(payload.text.body).toContain('_Negotiation Basics · Giorno 2 di 5 · 5 min_');
+    const question = list<any>(payload.continued).at(-1);
+    expect(question.interactive.type).toBe('list');
+    expect(question.interactive.body.text).toContain('1. The better prepared side');
     expect(
-      list<{ text: string }>(body.parameters).filter((parameter) => parameter.text.includes('\n')),
-    ).toEqual([]);
-    expect(body.parameters[3].text).toBe(
-      'Who should anchor first? 1. The better prepared side 2. Always the buyer 3. Nobody Rispondi con il numero della tua risposta.',
-    );
-    expect(
-      buttons.map((button): unknown[] => [button.sub_type, button.parameters[0].payload]),
+      list<{ id: string; title: string }>(question.interactive.action.sections[0].rows).map(
+        (row) => [row.title, row.id],
+      ),
     ).toEqual([
-      ['quick_reply', answerValue(0)],
-      ['quick_reply', answerValue(1)],
-      ['quick_reply', answerValue(2)],
+      ['1', answerValue(0)],
+      ['2', answerValue(1)],
+      ['3', answerValue(2)],
     ]);
-    // Four or more answers are answered by number only: no quick replies.
-    const many = {
-      ...lesson,
-      assessment: {
-        ...lesson.assessment!,
-        answers: [...lesson.assessment!.answers, { text: 'Both', correct: false, response: 'No.' }],
-      },
-    };
-    const long = renderPayload('whatsapp', message({ channel: 'whatsapp', lesson: many })) as any;
-    expect(long.template.components).toHaveLength(2);
   });
 
   it('Webex: /v1/messages markdown to the person’s e-mail, answers on an Adaptive Card 1.3', () => {
@@ -289,10 +280,15 @@ describe('renderPayload: one message, five channel payloads', () => {
       ['No, grazie', { type: 'declined', course_uuid: COURSE, learner_uuid: LEARNER }],
     ]);
     const whatsapp = renderPayload('whatsapp', { ...invitation, channel: 'whatsapp' }) as any;
-    expect(whatsapp.template.name).toBe('ccp_invitation');
+    expect(whatsapp.interactive.body.text).toContain('Ada');
     expect(
-      list<{ text: string }>(whatsapp.template.components[0].parameters).map((p) => p.text),
-    ).toEqual(['Ada', 'Negotiation Basics']);
+      list<{ reply: { id: string; title: string } }>(whatsapp.interactive.action.buttons).map(
+        (button): unknown[] => [button.reply.title, JSON.parse(button.reply.id)],
+      ),
+    ).toEqual([
+      ['Sì, partecipo', { type: 'opted_in', course_uuid: COURSE, learner_uuid: LEARNER }],
+      ['No, grazie', { type: 'declined', course_uuid: COURSE, learner_uuid: LEARNER }],
+    ]);
   });
 
   it('renders the unread reminder naming the lesson', () => {
@@ -300,7 +296,9 @@ describe('renderPayload: one message, five channel payloads', () => {
     expect((renderPayload('webex', reminder) as any).markdown).toBe(
       '**A lesson is waiting for you**\nYou have not opened "Anchoring" of Negotiation Basics yet.',
     );
-    expect((renderPayload('whatsapp', reminder) as any).template.name).toBe('ccp_reminder');
+    expect((renderPayload('whatsapp', reminder) as any).text.body).toContain(
+      'You have not opened "Anchoring" of Negotiation Basics yet.',
+    );
   });
 });
 

@@ -194,8 +194,12 @@ describe('course wizard: delivery options and channel previews', async () => {
       'webex',
       'google-chat',
     ]);
+    // Each channel's payload is what its connector sends: WhatsApp's session messages (eleven
+    // answers are more than a list's ten rows: numbered replies), Teams' one choice set.
     const whatsapp = previews.find((preview) => preview.channel === 'whatsapp')!;
-    expect(whatsapp.payload.template.name).toBe('ccp_lesson');
+    expect(whatsapp.payload.type).toBe('text');
+    const parts = whatsapp.payload.continued as { text: { body: string } }[];
+    expect(parts.at(-1)!.text.body).toContain('11. Answer number 11');
     expect(whatsapp.issues).toEqual([
       {
         code: 'tooManyButtons',
@@ -204,8 +208,9 @@ describe('course wizard: delivery options and channel previews', async () => {
       },
     ]);
     const teams = previews.find((preview) => preview.channel === 'ms-teams')!;
-    expect(teams.payload.attachments[0].content.type).toBe('AdaptiveCard');
-    expect(teams.issues.map((issue) => issue.code)).toEqual(['tooManyButtons']);
+    const body = teams.payload.attachments[0].content.body as { type: string; choices?: [] }[];
+    expect(body.find((element) => element.type === 'Input.ChoiceSet')!.choices).toHaveLength(11);
+    expect(teams.issues).toEqual([]);
     expect(previews.find((preview) => preview.channel === 'slack')!.issues).toEqual([]);
   });
 

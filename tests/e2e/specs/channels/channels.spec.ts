@@ -1,42 +1,105 @@
 import { expect, test } from '../../fixtures/test.ts';
+import { fakeProviderFields } from '../../helpers/providers.ts';
 
-// The Channels page: an administrator connects Slack (against the fake Slack the e2e server
-// runs), a wrong token shows the provider's error, and a member sees the status only.
+// The Channels page: the demo's sample connections, an administrator connecting each of the
+// five providers with its form (against the fakes the e2e server runs: a wrong token shows the
+// provider's error), disconnecting, and a member seeing the status only.
+
+/** The forms' labels (channel-connections.fields in locales/en.json). */
+const LABELS: Record<string, string> = {
+  bot_token: 'Bot token',
+  signing_secret: 'Signing secret',
+  webhook_secret: 'Webhook secret',
+  business_account_id: 'Business account ID',
+  phone_number_id: 'Phone number ID',
+  template_name: 'Approved template name',
+  access_token: 'Access token',
+  app_secret: 'App secret',
+  verify_token: 'Webhook verify token',
+  tenant_id: 'Tenant ID',
+  app_id: 'App ID',
+  app_password: 'App password',
+  project_number: 'Project number',
+  service_account_json: 'Service account key (JSON)',
+};
 
 test.describe('as an administrator', () => {
   test.use({ account: 'creator' });
+  // Each save is a round trip to the provider's fake, several per test.
+  test.describe.configure({ timeout: 60_000 });
 
-  test('connects Slack: a wrong token shows Slack’s error, the right one connects', async ({
+  test('the demo shows a sample Slack workspace and Teams app, marked as demo', async ({
     page,
   }) => {
     await page.goto('/dashboard');
     await page.getByRole('link', { name: 'Channels' }).click();
     await expect(page).toHaveURL(/\/channels$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Channels' })).toBeVisible();
-    const card = page.locator('.channel-connection-card[data-channel="slack"]');
-    await expect(card.locator('.channel-connection-status')).toHaveText('Not connected');
-    await expect(card).toContainText('lessons on this channel are only recorded');
+    const slack = page.locator('.channel-connection-card[data-channel="slack"]');
+    await expect(slack.locator('.channel-connection-status')).toHaveText('Demo');
+    await expect(slack).toContainText('A sample connection of the demo: nothing is sent');
+    await expect(slack.locator('.channel-connection-details')).toContainText('Acme Training');
+    const teams = page.locator('.channel-connection-card[data-channel="ms-teams"]');
+    await expect(teams.locator('.channel-connection-status')).toHaveText('Demo');
+    await expect(
+      page.locator('.channel-connection-card[data-channel="webex"] .channel-connection-status'),
+    ).toHaveText('Not connected');
+  });
 
+  test('connects Slack: a wrong token shows Slack’s error, the right one connects', async ({
+    page,
+  }) => {
+    await page.goto('/channels');
+    const card = page.locator('.channel-connection-card[data-channel="slack"]');
     // Missing the signing secret: the field says so and nothing is saved.
     await card.getByLabel('Bot token').fill('xoxb-wrong');
     await card.getByRole('button', { name: 'Save and test' }).click();
     await expect(card.getByText('This field is required to connect.')).toBeVisible();
 
-    await card.getByLabel('Signing secret').fill('fake-signing-secret');
+    await card.getByLabel('Signing secret').fill(fakeProviderFields().slack!.signing_secret!);
     await card.getByRole('button', { name: 'Save and test' }).click();
     await expect(card.locator('.channel-connection-status')).toHaveText('Error');
     await expect(card).toContainText('invalid_auth');
 
-    await card.getByLabel('Bot token').fill('xoxb-fake-token');
+    await card.getByLabel('Bot token').fill(fakeProviderFields().slack!.bot_token!);
     await card.getByRole('button', { name: 'Save and test' }).click();
     await expect(card.locator('.channel-connection-status')).toHaveText('Connected');
     await expect(card).not.toContainText('invalid_auth');
     await expect(card.getByText('Stored. Leave empty to keep it.')).toHaveCount(2);
-    // The secrets never come back to the page.
+    // The secrets never come back to the page; what Slack said of the workspace does.
     await expect(card.getByLabel('Bot token')).toHaveValue('');
+    await expect(card.locator('.channel-connection-details')).toContainText('Fake team');
 
     await card.getByRole('button', { name: 'Test connection' }).click();
     await expect(card.locator('.channel-connection-status')).toHaveText('Connected');
+  });
+
+  test('connects Webex, WhatsApp, MS Teams and Google Chat with their forms, then disconnects one', async ({
+    page,
+  }) => {
+    const fields = fakeProviderFields();
+    await page.goto('/channels');
+    for (const channel of ['webex', 'whatsapp', 'ms-teams', 'google-chat']) {
+      const card = page.locator(`.channel-connection-card[data-channel="${channel}"]`);
+      for (const [key, value] of Object.entries(fields[channel]!)) {
+        await card.getByLabel(LABELS[key]!, { exact: true }).fill(value);
+      }
+      await card.getByRole('button', { name: 'Save and test' }).click();
+      await expect(card.locator('.channel-connection-status')).toHaveText('Connected');
+    }
+    // What each provider answered the test shows beside its form.
+    const whatsapp = page.locator('.channel-connection-card[data-channel="whatsapp"]');
+    await expect(whatsapp.locator('.channel-connection-details')).toContainText('APPROVED');
+    await expect(
+      page.locator(
+        '.channel-connection-card[data-channel="google-chat"] .channel-connection-details',
+      ),
+    ).toContainText('ccp-bot@ccp-project.iam.gserviceaccount.com');
+
+    await whatsapp.getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
+    await expect(whatsapp.locator('.channel-connection-status')).toHaveText('Not connected');
+    await expect(whatsapp).toContainText('lessons on this channel are only recorded');
   });
 });
 

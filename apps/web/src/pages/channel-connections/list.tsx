@@ -2,7 +2,7 @@ import { actionRequests } from '@ccp/data-provider';
 import { CONNECTION_FIELDS } from '@ccp/schemas';
 import type { TChannelConnection } from '@ccp/schemas';
 import { useCustomMutation, useDelete, useList, useUpdate } from '@refinedev/core';
-import { Alert, App, Button, Card, Form, Input, Popconfirm, Space, Tag } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Form, Input, Popconfirm, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 import { PageHeader } from '../../components/page-header.tsx';
@@ -16,7 +16,19 @@ const STATUS_COLOR: Record<TChannelConnection['status'], string> = {
   error: 'red',
   disconnected: 'default',
   not_connected: 'default',
+  demo: 'purple',
 };
+
+/** What a provider said of the connection (its test), shown beside the form's own fields. */
+const DETAIL_KEYS = [
+  'team',
+  'team_id',
+  'bot_user_id',
+  'bot_id',
+  'display_phone_number',
+  'template_status',
+  'client_email',
+] as const;
 
 type TRow = TChannelConnection & { id: string };
 
@@ -101,6 +113,9 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
   return (
     <Form
       form={form}
+      // The forms' field ids are prefixed by their channel: Slack and Webex both have a bot
+      // token, and a label must name its own card's input.
+      name={`connection-${row.channel}`}
       layout="vertical"
       initialValues={row.provider_ids}
       onFinish={save}
@@ -129,7 +144,7 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
         <Button type="primary" htmlType="submit" loading={mutation.isPending}>
           {t('channel-connections.actions.save')}
         </Button>
-        {row.status !== 'not_connected' && (
+        {row.status !== 'not_connected' && row.status !== 'demo' && (
           <Button onClick={test} loading={customMutation.isPending}>
             {t('channel-connections.actions.test')}
           </Button>
@@ -159,6 +174,7 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
 const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
   const { t } = useTranslation();
   const name = t(`courses.wizard.channels.${row.channel}`);
+  const details = DETAIL_KEYS.filter((key) => row.provider_ids[key]);
   return (
     <Card
       className="channel-connection-card"
@@ -175,8 +191,24 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
           type="info"
           showIcon
           message={t(
-            row.available ? 'channel-connections.onlyRecorded' : 'channel-connections.notAvailable',
+            !row.available
+              ? 'channel-connections.notAvailable'
+              : row.status === 'demo'
+                ? 'channel-connections.demo'
+                : 'channel-connections.onlyRecorded',
           )}
+        />
+      )}
+      {details.length > 0 && (
+        <Descriptions
+          size="small"
+          column={1}
+          className="channel-connection-details"
+          items={details.map((key) => ({
+            key,
+            label: t(`channel-connections.details.${key}`),
+            children: row.provider_ids[key],
+          }))}
         />
       )}
       {row.last_error && (

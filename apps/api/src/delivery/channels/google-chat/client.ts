@@ -2,7 +2,7 @@ import { SignJWT, importPKCS8 } from 'jose';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection, Connector } from '../../connector.ts';
-import { renderPayload } from '../../render.ts';
+import { renderGoogleChat } from './render.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 
 // The Google Chat connector (REST v1, plain fetch): the app authenticates as its service account
@@ -87,7 +87,7 @@ export const createGoogleChatConnector = (
       method: 'POST',
       url: `${settings.apiUrl}/v1/${identity.conversationId ?? ''}/messages`,
       token: await tokenOf(connection),
-      body: renderPayload('google-chat', message),
+      body: renderGoogleChat(message),
       codeOf,
     });
     return { providerMessageId: sent.name };

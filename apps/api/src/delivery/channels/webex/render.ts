@@ -1,5 +1,6 @@
 import {
   MARKDOWN,
+  asOnePayload,
   answerAction,
   choicesOf,
   enrolmentAction,
@@ -108,8 +109,6 @@ export const renderWebexMessages = (message: ChannelMessage): RenderedPayload[] 
   }));
 };
 
-/** The first message (what the wizard previews), with the count of the rest. */
-export const renderWebex = (message: ChannelMessage): RenderedPayload => {
-  const [first, ...rest] = renderWebexMessages(message);
-  return rest.length > 0 ? { ...first, continued: rest } : (first ?? {});
-};
+/** The messages as one payload, the rest in `continued` (the outbox's record, the preview). */
+export const renderWebex = (message: ChannelMessage): RenderedPayload =>
+  asOnePayload(renderWebexMessages(message));

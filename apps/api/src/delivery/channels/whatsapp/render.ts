@@ -1,5 +1,6 @@
 import {
   WHATSAPP,
+  asOnePayload,
   answerCallback,
   choicesOf,
   enrolmentCallback,
@@ -177,6 +178,10 @@ export const renderWhatsAppSession = (message: ChannelMessage): RenderedPayload[
     ...questionMessages(message),
   ];
 };
+
+/** The session messages as one payload, the rest in `continued` (the outbox's record, the preview). */
+export const renderWhatsApp = (message: ChannelMessage): RenderedPayload =>
+  asOnePayload(renderWhatsAppSession(message));
 
 // Template parameters may not hold new lines, tabs or more than four spaces in a row.
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

@@ -15,7 +15,8 @@ import type { TLessonDraft } from './draft.ts';
 // "Preview in…" (spec §2 channels): the server renders the day with the scheduler's renderer and
 // answers each channel's payload; this panel draws it — the MS Teams card with the Adaptive
 // Cards renderer, the others as their apps' message bubbles — and says what a channel cannot
-// carry as written. Every text is drawn as text: nothing of a payload becomes HTML.
+// carry as written. Every text is drawn as text: nothing of a payload becomes HTML, but for
+// Teams' markdown, escaped first and given only bold, italic, http(s) links and line breaks.
 
 type TPayload = Record<string, unknown>;
 
@@ -102,6 +103,27 @@ const chatHtml = (html: string): ReactNode[] => {
 
 // --- One renderer per channel ----------------------------------------------------------------
 
+/** Teams' markdown in a TextBlock (bold, italic, http(s) links, line breaks) as escaped HTML. */
+const teamsMarkdownHtml = (text: string): string =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(
+      /\[([^\]]+)\]\((https?:[^)\s]+)\)/g,
+      '<a href="$2" target="_blank" rel="noopener noreferrer nofollow">$1</a>',
+    )
+    .replace(/\*\*([^*\n]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,;:!?]|$)/g, '$1<em>$2</em>')
+    .replace(/\n/g, '<br>');
+
+// Teams renders a TextBlock's markdown; the Adaptive Cards library leaves it to its host.
+AdaptiveCard.onProcessMarkdown = (text, result) => {
+  result.outputHtml = teamsMarkdownHtml(text);
+  result.didProcess = true;
+};
+
 const TEAMS_HOST = new HostConfig({
   fontFamily: 'Segoe UI, system-ui, sans-serif',
   // Teams shows at most 6 actions on a card.
@@ -165,57 +187,88 @@ const SlackMessage = ({ payload }: { payload: TPayload }) => {
   );
 };
 
-type TWhatsAppComponent = {
-  type: string;
-  parameters?: { type: string; text?: string }[];
+/** A lesson sent as several messages: the first payload, then those in `continued`. */
+const partsOf = (payload: TPayload): TPayload[] => [
+  payload,
+  ...((payload.continued as TPayload[] | undefined) ?? []),
+];
+
+type TWhatsAppPart = {
+  type?: string;
+  text?: { body?: string };
+  interactive?: {
+    type?: string;
+    body?: { text?: string };
+    action?: {
+      button?: string;
+      buttons?: { reply?: { title?: string } }[];
+      sections?: { rows?: { title?: string; description?: string }[] }[];
+    };
+  };
 };
 
-const WhatsAppMessage = ({ payload }: { payload: TPayload }) => {
-  const { t } = useTranslation();
-  const components =
-    (payload.template as { components?: TWhatsAppComponent[] } | undefined)?.components ?? [];
-  const header = components.find((component) => component.type === 'header');
-  const body = components.find((component) => component.type === 'body')?.parameters ?? [];
-  const replies = components.filter((component) => component.type === 'button');
-  const [title, intro, content, question] = body.map((parameter) => parameter.text ?? '');
+/** One WhatsApp message: a text, or the question with its reply buttons or list. */
+const WhatsAppBubble = ({ part }: { part: TWhatsAppPart }) => {
+  const interactive = part.interactive;
+  const text = part.type === 'text' ? (part.text?.body ?? '') : (interactive?.body?.text ?? '');
+  const buttons = interactive?.action?.buttons ?? [];
+  const rows = interactive?.action?.sections?.flatMap((section) => section.rows ?? []) ?? [];
   return (
-    <div className="preview-whatsapp">
+    <>
       <div className="preview-bubble preview-whatsapp-bubble">
-        <p className="preview-context">{header?.parameters?.[0]?.text}</p>
-        <p>
-          <strong>{title}</strong>
-        </p>
-        <p>{inline(intro ?? '', WHATSAPP_RULES)}</p>
-        <p>{inline(content ?? '', WHATSAPP_RULES)}</p>
-        {question && question !== '-' && <p>{inline(question, WHATSAPP_RULES)}</p>}
+        <p>{lines(text, (line) => inline(line, WHATSAPP_RULES))}</p>
       </div>
-      {replies.length > 0 && (
+      {buttons.length > 0 && (
         <div className="preview-replies">
-          {replies.map((reply, index) => (
+          {buttons.map((button, index) => (
             <span key={index} className="preview-reply">
-              {t('courses.wizard.preview.quickReply', { option: index + 1 })}
+              {button.reply?.title}
             </span>
           ))}
         </div>
       )}
-    </div>
+      {interactive?.type === 'list' && (
+        <div className="preview-replies">
+          <span className="preview-reply">{interactive.action?.button}</span>
+          <ul className="preview-list">
+            {rows.map((row, index) => (
+              <li key={index}>
+                <strong>{row.title}</strong> {row.description}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
   );
 };
 
-const WebexMessage = ({ payload }: { payload: TPayload }) => {
-  const markdown = typeof payload.markdown === 'string' ? payload.markdown : '';
-  return (
-    <div className="preview-bubble preview-webex">
-      {markdown.split('\n').map((line, index) => {
-        if (line.startsWith('## '))
-          return <h4 key={index}>{inline(line.slice(3), MARKDOWN_RULES)}</h4>;
-        if (line === '---') return <hr key={index} />;
-        if (line.trim() === '') return <div key={index} className="preview-gap" />;
-        return <p key={index}>{inline(line, MARKDOWN_RULES)}</p>;
-      })}
-    </div>
-  );
-};
+const WhatsAppMessage = ({ payload }: { payload: TPayload }) => (
+  <div className="preview-whatsapp">
+    {partsOf(payload).map((part, index) => (
+      <WhatsAppBubble key={index} part={part as TWhatsAppPart} />
+    ))}
+  </div>
+);
+
+const WebexMessage = ({ payload }: { payload: TPayload }) => (
+  <>
+    {partsOf(payload).map((part, index) => {
+      const markdown = typeof part.markdown === 'string' ? part.markdown : '';
+      return (
+        <div key={index} className="preview-bubble preview-webex">
+          {markdown.split('\n').map((line, lineIndex) => {
+            if (line.startsWith('## '))
+              return <h4 key={lineIndex}>{inline(line.slice(3), MARKDOWN_RULES)}</h4>;
+            if (line === '---') return <hr key={lineIndex} />;
+            if (line.trim() === '') return <div key={lineIndex} className="preview-gap" />;
+            return <p key={lineIndex}>{inline(line, MARKDOWN_RULES)}</p>;
+          })}
+        </div>
+      );
+    })}
+  </>
+);
 
 type TChatWidget = {
   textParagraph?: { text: string };

@@ -1,0 +1,110 @@
+import {
+  CHAT_HTML,
+  choicesOf,
+  escapeHtml,
+  formatHtml,
+  learnerTexts,
+  subtitleOf,
+  summaryOf,
+} from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
+
+// Google Chat: one message with a card (cardsV2) in the learner's DM space. The lesson's HTML
+// becomes Chat's HTML subset; the answers are buttons whose action carries the delivery and the
+// answer's index (Chat wraps long button texts); an open question asks for a reply message.
+
+/** What one Chat message may weigh (bytes of its JSON). */
+export const GOOGLE_CHAT_MESSAGE_BYTES = 32_000;
+
+/** The cardsV2 message a lesson, reminder or invitation is posted as. */
+export const renderGoogleChat = (message: ChannelMessage): RenderedPayload => {
+  const texts = learnerTexts(message.language);
+  const { lesson } = message;
+  const paragraph = (text: string) => ({ textParagraph: { text } });
+  const action = (text: string, fn: string, parameters: Record<string, string>) => ({
+    text,
+    onClick: {
+      action: {
+        function: fn,
+        parameters: Object.entries(parameters).map(([key, value]) => ({ key, value })),
+      },
+    },
+  });
+  let header: Record<string, unknown>;
+  const sections: Record<string, unknown>[] = [];
+  if (message.kind === 'invitation') {
+    header = { title: texts.invitationTitle(message.courseName) };
+    sections.push({
+      widgets: [
+        paragraph(
+          escapeHtml(texts.invitationText(message.recipient.firstName, message.courseName)),
+        ),
+        {
+          buttonList: {
+            buttons: [
+              action(texts.join, 'opted_in', {
+                course_uuid: message.courseUuid,
+                learner_uuid: message.recipient.learnerUuid,
+              }),
+              action(texts.decline, 'declined', {
+                course_uuid: message.courseUuid,
+                learner_uuid: message.recipient.learnerUuid,
+              }),
+            ],
+          },
+        },
+      ],
+    });
+  } else if (message.kind === 'reminder') {
+    header = { title: texts.reminderTitle, subtitle: message.courseName };
+    sections.push({
+      widgets: [paragraph(escapeHtml(texts.reminderText(message.courseName, lesson?.title ?? '')))],
+    });
+  } else {
+    header = { title: lesson?.title ?? message.courseName, subtitle: subtitleOf(message, texts) };
+    if (lesson) {
+      const widgets: Record<string, unknown>[] = [
+        paragraph(escapeHtml(lesson.topic_intro)),
+        paragraph(formatHtml(lesson.topic_content, CHAT_HTML)),
+      ];
+      if (lesson.media) {
+        widgets.push({
+          buttonList: {
+            buttons: [{ text: texts.media, onClick: { openLink: { url: lesson.media.url } } }],
+          },
+        });
+      }
+      sections.push({ widgets });
+      if (lesson.assessment) {
+        const choices = choicesOf(lesson);
+        sections.push({
+          header: escapeHtml(lesson.assessment.question),
+          widgets:
+            choices.length > 0
+              ? [
+                  {
+                    buttonList: {
+                      buttons: choices.map((answer, index) =>
+                        action(answer.text, 'answered', {
+                          delivery_uuid: message.deliveryUuid ?? '',
+                          answer: String(index),
+                        }),
+                      ),
+                    },
+                  },
+                ]
+              : [paragraph(escapeHtml(texts.openAnswer))],
+        });
+      }
+    }
+  }
+  return {
+    text: summaryOf(message),
+    cardsV2: [
+      {
+        cardId: `${message.kind}-${message.deliveryUuid ?? message.courseUuid}`,
+        card: { header, sections },
+      },
+    ],
+  };
+};
