@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -18,7 +18,8 @@ import { REPO, kb, launchChromium, median, serve } from './lib/pages.ts';
 //   was handled, typed in the topic introduction; keystrokes under the API's 16 ms floor report
 //   nothing and count as 16 ms);
 // - switching day (a click in the day list until the next day's form is on screen) ≤ 200 ms;
-// - the JS the wizard route loads (gzip), and that the channel preview loads only when opened.
+// - the JS the wizard route loads (gzip), and that the editor and the channel preview load only
+//   when opened.
 // Run: npx tsx bench/wizard.ts  (BENCH_KEYS=120, BENCH_SWITCHES=20)
 
 const KEY_TARGET_MS = 50;
@@ -30,7 +31,8 @@ const DAYS = 30;
 const LANGUAGES = ['en', 'it', 'de'] as const;
 const SECRET = 'JBSWY3DPEHPK3PXP';
 const EMAIL = 'creator@example.com';
-const DIST = path.join(REPO, 'apps/web/dist');
+const DIST = process.env.BENCH_DIST ?? path.join(REPO, 'apps/web/dist');
+const OUT = path.join(REPO, 'bench/out');
 
 const p95 = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -219,18 +221,39 @@ try {
   await page.getByRole('textbox', { name: 'Topic content' }).waitFor();
   await page.waitForLoadState('networkidle');
   const wizardScripts = new Map(scripts);
-  const previewLoadedEarly = [...wizardScripts.keys()].some((name) =>
-    name.includes('channel-preview'),
-  );
+  const loaded = (names: Iterable<string>, chunk: RegExp) =>
+    [...names].some((name) => chunk.test(name));
+  const EDITOR_CHUNK = /\/rich-text-[\w-]{8}\.js$/;
+  const PREVIEW_CHUNK = /\/channel-preview-[\w-]{8}\.js$/;
+  const editorLoadedEarly = loaded(wizardScripts.keys(), EDITOR_CHUNK);
+  const previewLoadedEarly = loaded(wizardScripts.keys(), PREVIEW_CHUNK);
 
-  const keys = await typeAndMeasure(page, KEYS);
-  const switches = await switchDays(page, SWITCHES);
+  // BENCH_PROFILE=1: CPU profiles of the typing and of the day switches in bench/out/.
+  const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : null;
+  const profiled = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    if (!cdp) return run();
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    const result = await run();
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(OUT, { recursive: true });
+    writeFileSync(path.join(OUT, `wizard-${name}.cpuprofile`), JSON.stringify(profile));
+    return result;
+  };
+  const keys = await profiled('keys', () => typeAndMeasure(page, KEYS));
+  const switches = await profiled('switch', () => switchDays(page, SWITCHES));
+  await page.getByRole('textbox', { name: 'Topic content' }).click();
+  await page.locator('form.lesson-form [contenteditable="true"]').waitFor({ timeout: 30_000 });
+  const editorLoadedLater = loaded(scripts.keys(), EDITOR_CHUNK);
   await page.getByRole('button', { name: 'Preview in…' }).click();
   await page.getByRole('tab', { name: /WhatsApp/ }).waitFor({ timeout: 30_000 });
-  const previewLoadedLater = [...scripts.keys()].some((name) => name.includes('channel-preview'));
+  const previewLoadedLater = loaded(scripts.keys(), PREVIEW_CHUNK);
 
   const totalGzip = [...wizardScripts.values()].reduce((sum, size) => sum + size, 0);
-  const biggest = [...wizardScripts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
+  const biggest = [...wizardScripts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, process.env.BENCH_ALL_FILES ? undefined : 6);
   const [one, five, fifteen] = loadavg();
   console.log(`Course wizard bench: ${DAYS} days × ${LANGUAGES.length} languages, 11 answers`);
   console.log(
@@ -246,6 +269,9 @@ try {
     `wizard route JS: ${kb(totalGzip).toFixed(0)} KB gzip in ${wizardScripts.size} files; largest: ${biggest
       .map(([name, size]) => `${path.basename(name)} ${kb(size).toFixed(0)} KB`)
       .join(', ')}`,
+  );
+  console.log(
+    `editor chunk: loaded with the Content step ${editorLoadedEarly ? 'YES (should not)' : 'no'}, after a click in the topic content ${editorLoadedLater ? 'yes' : 'NO'}`,
   );
   console.log(
     `channel preview chunk: loaded with the Content step ${previewLoadedEarly ? 'YES (should not)' : 'no'}, after "Preview in…" ${previewLoadedLater ? 'yes' : 'NO'}`,

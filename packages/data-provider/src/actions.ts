@@ -13,6 +13,7 @@ import type { CustomParams } from '@refinedev/core';
 import type { CcpDataProvider } from './data-provider.ts';
 import { channelConnectionActionRequests } from './resources/channel-connections.ts';
 import { courseActionRequests } from './resources/courses.ts';
+import { aiImportActionRequests } from './resources/ai-imports.ts';
 import { importActionRequests } from './resources/learners-imports.ts';
 import { learnerActionRequests, learnerFromServer } from './resources/learners.ts';
 import { accountActionRequests } from './resources/reference.ts';
@@ -32,6 +33,7 @@ export const actionRequests = {
   ...learnerActionRequests,
   ...accountActionRequests,
   ...importActionRequests,
+  ...aiImportActionRequests,
   ...teamActionRequests,
   ...channelConnectionActionRequests,
 };

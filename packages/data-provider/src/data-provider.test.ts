@@ -710,4 +710,33 @@ describe('dataProvider: API tokens and learner imports', () => {
       method: 'post',
     });
   });
+
+  it('uploads an AI import and reads its job in the classroom; cancel is an action', async () => {
+    const { provider, requests } = setup({
+      'POST /api/v1/classrooms/room-9/courses/import': { data: { uuid: 'a1', status: 'queued' } },
+      'GET /api/v1/classrooms/room-9/courses/import/a1': { data: { uuid: 'a1', phase: 'writing' } },
+    });
+    const meta = { classroomUuid: 'room-9' };
+    const file = new File(['Plants make food.'], 'source.txt');
+    const created = await provider.create({
+      resource: 'ai-imports',
+      variables: { file, name: 'Plants', number_of_lessons: 3 },
+      meta,
+    });
+    expect(created.data).toEqual({ uuid: 'a1', status: 'queued' });
+    const form = requests()[0]?.options?.form as FormData;
+    expect([
+      form.get('name'),
+      form.get('number_of_lessons'),
+      (form.get('file') as File).name,
+    ]).toEqual(['Plants', '3', 'source.txt']);
+    expect((await provider.getOne({ resource: 'ai-imports', id: 'a1', meta })).data).toEqual({
+      uuid: 'a1',
+      phase: 'writing',
+    });
+    expect(actionRequests.cancelAiImport('a1')).toEqual({
+      url: '/api/v1/classrooms/{classroomUuid}/courses/import/a1/cancel',
+      method: 'post',
+    });
+  });
 });

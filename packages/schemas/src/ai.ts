@@ -11,7 +11,8 @@ import type { TAssessmentType } from './constants.ts';
 import { ZCourseSchema } from './course.ts';
 import { requiredText } from './course-lesson.ts';
 import { charCount, isPresent } from './course-text.ts';
-import { dataEnvelope } from './common.ts';
+import { ZTimestampSchema, ZUuidSchema, dataEnvelope } from './common.ts';
+import { JOB_STATUSES } from './imports.ts';
 import { MESSAGES } from './messages.ts';
 
 // The AI transformer and translator (spec §1, §3 "Prompt", §7 "AI"): the writing helpers, the
@@ -208,3 +209,52 @@ export const ZAiCourseResultSchema = z.object({
 });
 export type TAiCourseResult = z.infer<typeof ZAiCourseResultSchema>;
 export const ZAiCourseResultResponseSchema = dataEnvelope(ZAiCourseResultSchema);
+
+/**
+ * The steps of an AI import job (`GET …/courses/import/{jobUuid}`), in order, and the progress
+ * each stands for: the file read (or transcribed), the lessons written, the draft stored.
+ */
+export const AI_IMPORT_PHASES = ['queued', 'reading', 'writing', 'saving', 'done'] as const;
+export type TAiImportPhase = (typeof AI_IMPORT_PHASES)[number];
+export const AI_IMPORT_PROGRESS: Record<TAiImportPhase, number> = {
+  queued: 0,
+  reading: 5,
+  writing: 30,
+  saving: 90,
+  done: 100,
+};
+
+/**
+ * An AI import as it runs in the background: the upload answers it (202), the page follows it
+ * until `course_uuid` is there (completed), and finds it again by its id after leaving.
+ */
+export const ZAiImportJobSchema = z.object({
+  uuid: ZUuidSchema,
+  status: z.enum(JOB_STATUSES),
+  phase: z.enum(AI_IMPORT_PHASES),
+  /** 0 to 100. */
+  progress: z.number(),
+  file_name: z.string(),
+  /** The course's name, as the form gave it. */
+  name: z.string(),
+  generator: z.enum(AI_GENERATORS),
+  /** The draft course, once stored. */
+  course_uuid: ZUuidSchema.nullable(),
+  /** Lessons written (0 until the draft is stored). */
+  lessons: z.number().int(),
+  /** What the creator must fix before publishing, in the reader's language. */
+  problems: z.array(ZAiProblemSchema),
+  /** What was left out or rebuilt, in the reader's language. */
+  warnings: z.array(z.string()),
+  /** Why the import failed or stopped, in the reader's language. */
+  error_summary: z.string().nullable(),
+  created_at: z.string(),
+  started_at: ZTimestampSchema,
+  finished_at: ZTimestampSchema,
+});
+export type TAiImportJob = z.infer<typeof ZAiImportJobSchema>;
+export const ZAiImportJobResponseSchema = dataEnvelope(ZAiImportJobSchema);
+export const ZAiImportJobParamsSchema = z.object({
+  classroomUuid: ZUuidSchema,
+  jobUuid: ZUuidSchema,
+});

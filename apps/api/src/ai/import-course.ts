@@ -10,6 +10,7 @@ import type {
   TAiGenerator,
   TAiImportFields,
   TCourse,
+  TLesson,
   TLocale,
 } from '@ccp/schemas';
 import type { Transaction } from 'kysely';
@@ -20,26 +21,21 @@ import { localizeMessage } from '../i18n/messages.ts';
 import { AppError, validationError } from '../lib/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
-import { loadCourse, replaceCourseContent } from '../courses/courses-repository.ts';
-import {
-  DocumentTooLargeError,
-  extractDocument,
-  isDocumentType,
-  UnreadableFileError,
-} from './extract.ts';
+import { replaceCourseContent } from '../courses/courses-repository.ts';
+import { DocumentTooLargeError, extractDocument, UnreadableFileError } from './extract.ts';
+import type { TDocumentType } from './extract.ts';
 import { generateAiLessons } from './generate.ts';
 import { generateOfflineLessons } from './offline.ts';
+import type { TGeneratedLessons } from './offline.ts';
 import type { TAiProvider } from './provider.ts';
 import { sentencesToBlocks } from './text.ts';
 import type { TBlock } from './text.ts';
 import type { TImportUpload } from './upload.ts';
 
-// One AI import, from an uploaded file to a stored draft course: read the text (or transcribe
-// it), write the lessons (a provider, or the offline generator), store the course and count the
-// use. The request path (201 with the course) and the background job (progress, then the course)
-// run the same steps.
-
-export type TAiImportPhase = 'reading' | 'writing' | 'saving';
+// One AI import, from an uploaded file to a stored draft course: read the text (a document while
+// the upload is answered, a video or audio by transcription in the job), write the lessons (a
+// provider, or the offline generator), store the course and count the use. The writing runs as
+// a background job (import-job.ts), which saves each step as its progress.
 
 export type TAiRuntime = { provider: TAiProvider | null; generator: TAiGenerator };
 
@@ -52,10 +48,10 @@ export const aiRuntimeOf = (db: Db): TAiRuntime =>
 
 export type TAiImportInput = {
   fields: TAiImportFields;
-  upload: TImportUpload;
   companyUuid: string;
   classroomUuid: string;
-  userUuid: string;
+  /** Who uploaded the file (null once that user is gone). */
+  userUuid: string | null;
   /** The language warnings and problems are said in. */
   lang: TLocale;
 };
@@ -90,48 +86,55 @@ export const recordUsage = (
     })
     .execute();
 
-/** The upload's text as blocks: read from a document, or transcribed by the provider. */
-export const sourceBlocks = async (
+/**
+ * A document's text as blocks, read while the upload request is answered: a damaged, oversized
+ * or empty document is refused under its field (422) before any job is queued.
+ */
+export const documentBlocks = async (
+  upload: TImportUpload & { type: TDocumentType },
+): Promise<TBlock[]> => {
+  let blocks: TBlock[];
+  try {
+    blocks = await extractDocument(upload.path, upload.type);
+  } catch (error) {
+    if (error instanceof UnreadableFileError) {
+      throw validationError({ file: [MESSAGES.aiFileUnreadable] });
+    }
+    if (error instanceof DocumentTooLargeError) {
+      throw validationError({ file: [MESSAGES.aiDocumentTooLarge] });
+    }
+    throw error;
+  }
+  return checkedBlocks(blocks);
+};
+
+const checkedBlocks = (blocks: TBlock[]): TBlock[] => {
+  if (!blocks.some((block) => block.text.trim())) {
+    throw validationError({ file: [MESSAGES.aiFileNoText] });
+  }
+  return blocks;
+};
+
+/** A video or audio file's text as blocks, transcribed by the provider (in the job). */
+export const mediaBlocks = async (
   provider: TAiProvider | null,
   upload: TImportUpload,
   language: TLocale,
 ): Promise<TBlock[]> => {
-  if (isDocumentType(upload.type)) {
-    try {
-      return await extractDocument(upload.path, upload.type);
-    } catch (error) {
-      if (error instanceof UnreadableFileError) {
-        throw validationError({ file: [MESSAGES.aiFileUnreadable] });
-      }
-      if (error instanceof DocumentTooLargeError) {
-        throw validationError({ file: [MESSAGES.aiDocumentTooLarge] });
-      }
-      throw error;
-    }
-  }
   if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
   const text = await provider.transcribe({ path: upload.path, filename: upload.filename });
-  return sentencesToBlocks(text, language);
+  return checkedBlocks(sentencesToBlocks(text, language));
 };
 
-/** Runs the import; `onPhase` hears each step begin (the job's progress). */
-export const importCourse = async (
-  deps: { db: Db; clock: Clock },
+/** The lessons of the draft: written by the provider, or by the offline generator. */
+export const writeLessons = async (
   runtime: TAiRuntime,
-  input: TAiImportInput,
-  onPhase: (phase: TAiImportPhase) => Promise<void> = async () => undefined,
-): Promise<TAiCourseResult> => {
-  const { provider, generator } = runtime;
-  const { fields, upload } = input;
-  await onPhase('reading');
-  const blocks = await sourceBlocks(provider, upload, fields.language);
-  if (!blocks.some((block) => block.text.trim())) {
-    throw validationError({ file: [MESSAGES.aiFileNoText] });
-  }
-  await onPhase('writing');
+  blocks: TBlock[],
+  fields: TAiImportFields,
+): Promise<TGeneratedLessons> => {
   const types = aiAssessmentTypesOf(fields.assessment_type);
-  const generated = provider
-    ? await generateAiLessons(provider, {
+  const generated = runtime.provider
+    ? await generateAiLessons(runtime.provider, {
         blocks,
         name: fields.name,
         description: fields.description,
@@ -148,47 +151,81 @@ export const importCourse = async (
   if (generated.lessons.length === 0) {
     throw validationError({ file: [MESSAGES.aiFileNoText] });
   }
-  await onPhase('saving');
-  const uuid = newUuid();
-  const nowIso = deps.clock.now().toISOString();
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('courses')
-      .values({
-        uuid,
-        company_uuid: input.companyUuid,
-        classroom_uuid: input.classroomUuid,
-        name: fields.name,
-        description: fields.description,
-        image_path: null,
-        category: AI_DRAFT_CATEGORY[generator],
-        enrollment: null,
-        status: 'draft',
-        distribution: null,
-        creator_uuid: input.userUuid,
-        created_at: nowIso,
-        updated_at: nowIso,
-        scheduled_at: null,
-        delivered_at: null,
-        deleted_at: null,
-      })
-      .execute();
-    await replaceCourseContent(
-      trx,
+  return generated;
+};
+
+/** Stores the draft course with its lessons and counts the use, in the caller's transaction. */
+export const storeDraft = async (
+  trx: Transaction<Database>,
+  draft: {
+    uuid: string;
+    input: TAiImportInput;
+    lessons: TLesson[];
+    generator: TAiGenerator;
+    now: string;
+  },
+) => {
+  const { uuid, input, lessons, generator, now } = draft;
+  const { fields } = input;
+  await trx
+    .insertInto('courses')
+    .values({
       uuid,
-      {
-        languages: [{ short_name: fields.language, is_primary: true }],
-        lessons: generated.lessons,
-      },
-      nowIso,
-    );
-    await recordUsage(trx, input.companyUuid, 'a-i-transformer', nowIso);
-  });
-  const course = await loadCourse(deps.db, uuid);
-  return {
-    course,
-    problems: contentProblems(course, deps.clock.now(), input.lang),
-    generator,
-    warnings: generated.warnings.map((warning) => localizeMessage(warning, input.lang)),
-  };
+      company_uuid: input.companyUuid,
+      classroom_uuid: input.classroomUuid,
+      name: fields.name,
+      description: fields.description,
+      image_path: null,
+      category: AI_DRAFT_CATEGORY[generator],
+      enrollment: null,
+      status: 'draft',
+      distribution: null,
+      creator_uuid: input.userUuid,
+      created_at: now,
+      updated_at: now,
+      scheduled_at: null,
+      delivered_at: null,
+      deleted_at: null,
+    })
+    .execute();
+  await replaceCourseContent(
+    trx,
+    uuid,
+    { languages: [{ short_name: fields.language, is_primary: true }], lessons },
+    now,
+  );
+  await recordUsage(trx, input.companyUuid, 'a-i-transformer', now);
+};
+
+/** How the import moves on: each step announced, and the draft stored with what was written. */
+export type TAiImportSteps = {
+  phase: (phase: 'reading' | 'writing' | 'saving') => Promise<void>;
+  /** Runs `work` (the draft's rows) in one transaction with the import's own record. */
+  store: (
+    draft: { courseUuid: string; lessons: number; warnings: string[] },
+    work: (trx: Transaction<Database>) => Promise<void>,
+  ) => Promise<void>;
+};
+
+/**
+ * One import from its source to the stored draft; answers the course's uuid. `source` reads the
+ * text: the blocks the upload read from a document, or the transcription of a video or audio.
+ */
+export const importCourse = async (
+  deps: { clock: Clock },
+  runtime: TAiRuntime,
+  input: TAiImportInput & { source: () => Promise<TBlock[]> },
+  steps: TAiImportSteps,
+): Promise<string> => {
+  await steps.phase('reading');
+  const blocks = await input.source();
+  await steps.phase('writing');
+  const { lessons, warnings } = await writeLessons(runtime, blocks, input.fields);
+  await steps.phase('saving');
+  const courseUuid = newUuid();
+  const now = deps.clock.now().toISOString();
+  await steps.store({ courseUuid, lessons: lessons.length, warnings }, (trx) =>
+    storeDraft(trx, { uuid: courseUuid, input, lessons, generator: runtime.generator, now }),
+  );
+  return courseUuid;
 };

@@ -62,7 +62,7 @@ describe('hostile AI sources', async () => {
       headers,
       file: { filename: 'pictures.docx', content: docx },
     });
-    expect(response.statusCode).toBe(201);
+    expect(response.statusCode).toBe(202);
   });
 
   it('refuses a PDF over the limit before parsing it', async () => {

@@ -229,7 +229,9 @@ describe('the OpenAPI document', async () => {
     const expected: [string, string, string][] = [
       ['get', '/api/v1/courses/helpers/prompts', '200'],
       ['post', '/api/v1/courses/helpers/lessons', '200'],
-      ['post', '/api/v1/classrooms/{classroomUuid}/courses/import', '201'],
+      ['post', '/api/v1/classrooms/{classroomUuid}/courses/import', '202'],
+      ['get', '/api/v1/classrooms/{classroomUuid}/courses/import/{jobUuid}', '200'],
+      ['post', '/api/v1/classrooms/{classroomUuid}/courses/import/{jobUuid}/cancel', '200'],
       ['post', '/api/v1/classrooms/{classroomUuid}/courses/{courseUuid}/translate', '200'],
     ];
     for (const [method, path, status] of expected) {

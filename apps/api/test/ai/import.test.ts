@@ -2,28 +2,33 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { MESSAGES, ZLessonSchema, stripHtml } from '@ccp/schemas';
-import type { TAiCourseResult } from '@ccp/schemas';
-import { beforeEach, describe, expect, it } from 'vitest';
+import type { TAiImportJob, TCourse } from '@ccp/schemas';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
+import IT from '../../../../locales/it.json' with { type: 'json' };
+import { drainJobs } from '../../src/jobs/runner.ts';
 import {
   FORM_FIELDS,
   SECTIONS,
   aiLesson,
+  importThroughJob,
   makeDocx,
   makePdf,
   makePptx,
   postImport,
+  readImportJob,
   sectionsAsText,
 } from '../fixtures/ai.ts';
 import { startFakeOpenAi } from '../fixtures/fake-openai.ts';
 import { buildTestApp, call, createSignedInUser } from '../helper.ts';
 import type { TestApp } from '../helper.ts';
 
-// POST /api/v1/classrooms/{classroomUuid}/courses/import: a file becomes a draft course, offline
-// or through a fake OpenAI-compatible provider.
+// POST /api/v1/classrooms/{classroomUuid}/courses/import: the upload is checked and queued (202),
+// then the job turns the file into a draft course, offline or through a fake OpenAI-compatible
+// provider; GET …/courses/import/{jobUuid} follows it.
 
-const resultOf = (response: { json: () => unknown }) =>
-  (response.json() as { data: TAiCourseResult }).data;
+const jobOf = (response: { json: () => unknown }) =>
+  (response.json() as { data: TAiImportJob }).data;
 
 const usageCount = async (app: TestApp, companyUuid: string, key: string) =>
   (
@@ -39,7 +44,7 @@ const coursesOf = (app: TestApp, companyUuid: string) =>
   app.db.selectFrom('courses').selectAll().where('company_uuid', '=', companyUuid).execute();
 
 const uploadsLeft = (app: TestApp) => {
-  const dir = path.join(app.dataDir, 'tmp', 'ai-imports');
+  const dir = path.join(app.dataDir, 'ai-imports');
   return existsSync(dir) ? readdirSync(dir) : [];
 };
 
@@ -55,16 +60,25 @@ describe('the AI import, offline', async () => {
     ['source.pdf', () => makePdf()],
   ])('turns %s into a draft course labelled as an offline draft', async (filename, make) => {
     const before = await usageCount(app, company.uuid, 'a-i-transformer');
-    const response = await postImport(app, {
+    const { response, job, course } = await importThroughJob(app, {
       classroom,
       headers,
       file: { filename, content: await make() },
     });
-    expect(response.statusCode).toBe(201);
-    const { course, problems, generator, warnings } = resultOf(response);
-    expect(generator).toBe('offline');
-    expect(problems).toEqual([]);
-    expect(warnings).toEqual([]);
+    expect(response.statusCode).toBe(202);
+    expect(jobOf(response)).toMatchObject({ status: 'queued', phase: 'queued', progress: 0 });
+    expect(job).toMatchObject({
+      status: 'completed',
+      phase: 'done',
+      progress: 100,
+      file_name: filename,
+      name: FORM_FIELDS.name,
+      generator: 'offline',
+      lessons: 3,
+      problems: [],
+      warnings: [],
+      error_summary: null,
+    });
     expect(course).toMatchObject({
       name: FORM_FIELDS.name,
       description: FORM_FIELDS.description,
@@ -73,32 +87,26 @@ describe('the AI import, offline', async () => {
       lessons_count: 3,
       distribution: null,
     });
-    expect(course.languages.map((language) => [language.short_name, language.is_primary])).toEqual([
-      ['en', true],
-    ]);
-    expect(course.lessons.map((lesson) => [lesson.day, lesson.language, lesson.title])).toEqual(
+    expect(course!.uuid).toBe(job!.course_uuid);
+    expect(course!.languages.map((language) => [language.short_name, language.is_primary])).toEqual(
+      [['en', true]],
+    );
+    expect(course!.lessons.map((lesson) => [lesson.day, lesson.language, lesson.title])).toEqual(
       SECTIONS.map((section, index) => [index + 1, 'en', section.heading]),
     );
-    for (const lesson of course.lessons) {
+    for (const lesson of course!.lessons) {
       expect(ZLessonSchema.safeParse(lesson).success).toBe(true);
       expect(stripHtml(lesson.topic_content)).toContain(
         SECTIONS[lesson.day - 1]!.paragraphs[0]!.slice(0, 40),
       );
       expect(['multiple_choice', 'true_false']).toContain(lesson.assessment?.type);
     }
-    // The course reads back through the courses API as it was answered.
-    const read = await call(app, {
-      method: 'GET',
-      url: `/api/v1/classrooms/${classroom}/courses/${course.uuid}`,
-      headers,
-    });
-    expect(read.json.data).toEqual(course);
     expect(await usageCount(app, company.uuid, 'a-i-transformer')).toBe(before + 1);
     expect(uploadsLeft(app)).toEqual([]);
   });
 
   it('makes the asked number of lessons, in the asked language and assessment type', async () => {
-    const response = await postImport(app, {
+    const { course } = await importThroughJob(app, {
       classroom,
       headers,
       fields: {
@@ -109,35 +117,32 @@ describe('the AI import, offline', async () => {
       },
       file: { filename: 'quelle.txt', content: sectionsAsText() },
     });
-    expect(response.statusCode).toBe(201);
-    const { course } = resultOf(response);
-    expect(course.languages.map((language) => language.short_name)).toEqual(['de']);
-    expect(course.lessons).toHaveLength(6);
-    expect(course.lessons.every((lesson) => lesson.language === 'de')).toBe(true);
-    expect(course.lessons.map((lesson) => lesson.assessment?.type)).toEqual(
+    expect(course!.languages.map((language) => language.short_name)).toEqual(['de']);
+    expect(course!.lessons).toHaveLength(6);
+    expect(course!.lessons.every((lesson) => lesson.language === 'de')).toBe(true);
+    expect(course!.lessons.map((lesson) => lesson.assessment?.type)).toEqual(
       Array(6).fill('true_false'),
     );
-    expect(course.lessons[0]?.assessment?.answers.map((answer) => answer.text)).toEqual([
+    expect(course!.lessons[0]?.assessment?.answers.map((answer) => answer.text)).toEqual([
       'Richtig',
       'Falsch',
     ]);
   });
 
   it('uses only multiple choice for "multiple_option"', async () => {
-    const response = await postImport(app, {
+    const { course } = await importThroughJob(app, {
       classroom,
       headers,
       fields: { ...FORM_FIELDS, assessment_type: 'multiple_option' },
       file: { filename: 'source.txt', content: sectionsAsText() },
     });
-    expect(response.statusCode).toBe(201);
-    expect(resultOf(response).course.lessons.map((lesson) => lesson.assessment?.type)).toEqual(
+    expect(course!.lessons.map((lesson) => lesson.assessment?.type)).toEqual(
       Array(3).fill('multiple_choice'),
     );
   });
 
   it('makes fewer lessons than asked from a short text, and says so', async () => {
-    const response = await postImport(app, {
+    const { job, course } = await importThroughJob(app, {
       classroom,
       headers,
       fields: { ...FORM_FIELDS, number_of_lessons: '30' },
@@ -146,10 +151,8 @@ describe('the AI import, offline', async () => {
         content: 'Leaves are green because of chlorophyll. Roots take up water from the soil.',
       },
     });
-    expect(response.statusCode).toBe(201);
-    const { course, warnings } = resultOf(response);
-    expect(course.lessons).toHaveLength(2);
-    expect(warnings).toEqual([
+    expect(course!.lessons).toHaveLength(2);
+    expect(job!.warnings).toEqual([
       'The source had enough text for 2 lessons only, so 2 were made instead of 30.',
     ]);
   });
@@ -205,7 +208,8 @@ describe('the AI import, offline', async () => {
       headers,
       file: { filename: 'SOURCE.TXT', content: sectionsAsText() },
     });
-    expect(response.statusCode).toBe(201);
+    expect(response.statusCode).toBe(202);
+    await drainJobs(app);
   });
 
   it.each([
@@ -227,6 +231,38 @@ describe('the AI import, offline', async () => {
     });
     expect(response.statusCode).toBe(422);
     expect(response.json().error.errors).toEqual({ file: [MESSAGES.aiFileNoText] });
+    expect(uploadsLeft(app)).toEqual([]);
+  });
+
+  it('shows each step while the job runs, and a stopped job stores nothing', async () => {
+    const upload = await postImport(app, {
+      classroom,
+      headers,
+      file: { filename: 'source.txt', content: sectionsAsText() },
+    });
+    const { uuid } = jobOf(upload);
+    // Coming back to the page: the job is found by its id, as queued.
+    expect(await readImportJob(app, { classroom, headers, uuid })).toMatchObject({
+      status: 'queued',
+      phase: 'queued',
+    });
+    const cancel = await call(app, {
+      method: 'POST',
+      url: `/api/v1/classrooms/${classroom}/courses/import/${uuid}/cancel`,
+      headers,
+    });
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.json.data).toMatchObject({ status: 'canceled', course_uuid: null });
+    const courses = (await coursesOf(app, company.uuid)).length;
+    await drainJobs(app);
+    expect((await coursesOf(app, company.uuid)).length).toBe(courses);
+    expect(uploadsLeft(app)).toEqual([]);
+    const again = await call(app, {
+      method: 'POST',
+      url: `/api/v1/classrooms/${classroom}/courses/import/${uuid}/cancel`,
+      headers,
+    });
+    expect(again.statusCode).toBe(422);
   });
 
   it('answers 503 naming OPENAI_API_KEY for audio and video without a provider', async () => {
@@ -264,6 +300,15 @@ describe('the AI import, offline', async () => {
       file: { filename: 'source.txt', content: sectionsAsText() },
     });
     expect(response.statusCode).toBe(404);
+    // Nor is a job read or stopped through another company.
+    const mine = await postImport(app, {
+      classroom,
+      headers,
+      file: { filename: 'source.txt', content: sectionsAsText() },
+    });
+    const url = `/api/v1/classrooms/${classroom}/courses/import/${jobOf(mine).uuid}`;
+    expect((await call(app, { method: 'GET', url, headers: other.headers })).statusCode).toBe(404);
+    await drainJobs(app);
   });
 });
 
@@ -289,13 +334,13 @@ describe('the AI import size limit', async () => {
   it('accepts a file of exactly the limit', async () => {
     const content = `${'Leaves are green. '.repeat(56)}`.padEnd(1024, '.');
     expect(Buffer.byteLength(content)).toBe(1024);
-    const response = await postImport(app, {
+    const { job } = await importThroughJob(app, {
       classroom,
       headers,
       fields: { ...FORM_FIELDS, number_of_lessons: '1' },
       file: { filename: 'limit.txt', content },
     });
-    expect(response.statusCode).toBe(201);
+    expect(job?.status).toBe('completed');
   });
 });
 
@@ -303,7 +348,7 @@ describe('the AI import plan limits', async () => {
   const app = await buildTestApp();
   const { company, headers } = await createSignedInUser(app, { plan: 'free' });
   const classroom = company.classrooms[0]!.uuid;
-  const importOnce = (
+  const uploadOnce = (
     fields: Record<string, string> = { ...FORM_FIELDS, number_of_lessons: '2' },
   ) =>
     postImport(app, {
@@ -321,8 +366,9 @@ describe('the AI import plan limits', async () => {
 
   it('allows the free plan one conversion a month, then answers 402', async () => {
     app.testClock.set(new Date('2026-03-10T09:00:00Z'));
-    expect((await importOnce()).statusCode).toBe(201);
-    const second = await importOnce();
+    expect((await uploadOnce()).statusCode).toBe(202);
+    expect(await drainJobs(app)).toBe(1);
+    const second = await uploadOnce();
     expect(second.statusCode).toBe(402);
     expect(second.json().error).toEqual({
       status: 402,
@@ -334,14 +380,31 @@ describe('the AI import plan limits', async () => {
     expect(await coursesOf(app, company.uuid)).toHaveLength(1);
   });
 
-  it('allows it again the next month', async () => {
+  it('allows it again the next month; a second upload before the first is written fails on the plan', async () => {
     app.testClock.set(new Date('2026-04-01T00:00:01Z'));
-    expect((await importOnce()).statusCode).toBe(201);
+    const first = await uploadOnce();
+    const second = await uploadOnce();
+    expect([first.statusCode, second.statusCode]).toEqual([202, 202]);
+    await drainJobs(app);
+    // Both were queued at the same instant of the test clock: either may run first.
+    const [done, refused] = (
+      await Promise.all(
+        [first, second].map((upload) =>
+          readImportJob(app, { classroom, headers, uuid: jobOf(upload).uuid }),
+        ),
+      )
+    ).sort((a, b) => a.status.localeCompare(b.status));
+    expect(done).toMatchObject({ status: 'completed', lessons: 2 });
+    expect(refused).toMatchObject({
+      status: 'failed',
+      course_uuid: null,
+      error_summary: 'AI transformer limit reached.',
+    });
   });
 
   it('counts the new lesson days against the lessons limit (10 a month)', async () => {
     app.testClock.set(new Date('2026-05-02T09:00:00Z'));
-    const response = await importOnce({ ...FORM_FIELDS, number_of_lessons: '11' });
+    const response = await uploadOnce({ ...FORM_FIELDS, number_of_lessons: '11' });
     expect(response.statusCode).toBe(402);
     expect(response.json().error.limit).toEqual({ feature: 'lessons', required: 11, limit: 10 });
     expect(await usageCount(app, company.uuid, 'a-i-transformer')).toBe(2);
@@ -365,18 +428,47 @@ describe('the AI import with a provider', async () => {
   beforeEach(() => fake.reset());
 
   it('has the provider write the lessons from the document text', async () => {
-    fake.onChat(() => ({ content: { lessons: [aiLesson(1), aiLesson(2), aiLesson(3)] } }));
-    const response = await postImport(app, {
+    // The answer waits until the test has seen the job at the writing step.
+    let answer = () => undefined as void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    fake.onChat(async () => {
+      await answered;
+      return { content: { lessons: [aiLesson(1), aiLesson(2), aiLesson(3)] } };
+    });
+    const upload = await postImport(app, {
       classroom,
       headers,
       fields: { ...FORM_FIELDS, model: 'gpt-4' },
       file: { filename: 'source.docx', content: await makeDocx() },
     });
-    expect(response.statusCode).toBe(201);
-    const { course, generator, problems, warnings } = resultOf(response);
-    expect(generator).toBe('openai');
-    expect(problems).toEqual([]);
-    expect(warnings).toEqual([]);
+    expect(upload.statusCode).toBe(202);
+    const { uuid } = jobOf(upload);
+    const running = drainJobs(app);
+    await vi.waitFor(async () =>
+      expect(await readImportJob(app, { classroom, headers, uuid })).toMatchObject({
+        status: 'running',
+        phase: 'writing',
+        progress: 30,
+      }),
+    );
+    answer();
+    await running;
+    const job = await readImportJob(app, { classroom, headers, uuid });
+    expect(job).toMatchObject({
+      status: 'completed',
+      generator: 'openai',
+      problems: [],
+      warnings: [],
+    });
+    const course = (
+      await call(app, {
+        method: 'GET',
+        url: `/api/v1/classrooms/${classroom}/courses/${job.course_uuid}`,
+        headers,
+      })
+    ).json.data as TCourse;
     expect(course.category).toBe('ai-draft');
     expect(course.lessons.map((lesson) => lesson.title)).toEqual([
       'Lesson 1: light and leaves',
@@ -421,24 +513,22 @@ describe('the AI import with a provider', async () => {
         ],
       },
     }));
-    const response = await postImport(app, {
+    const { job, course } = await importThroughJob(app, {
       classroom,
       headers,
       fields: { ...FORM_FIELDS, assessment_type: 'true_false' },
       file: { filename: 'source.txt', content: sectionsAsText() },
     });
-    expect(response.statusCode).toBe(201);
-    const { course, problems, warnings } = resultOf(response);
-    expect(problems).toEqual([]);
-    expect(course.lessons.map((lesson) => lesson.day)).toEqual([1, 2]);
-    expect([...course.lessons[0]!.title].length).toBe(140);
-    expect(course.lessons[0]?.learning_minutes).toBe(1);
+    expect(job!.problems).toEqual([]);
+    expect(course!.lessons.map((lesson) => lesson.day)).toEqual([1, 2]);
+    expect([...course!.lessons[0]!.title].length).toBe(140);
+    expect(course!.lessons[0]?.learning_minutes).toBe(1);
     // Only true/false was asked for: both assessments were rebuilt from the lesson text.
-    expect(course.lessons.map((lesson) => lesson.assessment?.type)).toEqual([
+    expect(course!.lessons.map((lesson) => lesson.assessment?.type)).toEqual([
       'true_false',
       'true_false',
     ]);
-    expect(warnings).toEqual([
+    expect(job!.warnings).toEqual([
       'Day 1: the AI assessment was not valid and was rebuilt from the lesson text.',
       'Day 2: the AI lesson was not usable and was left out.',
       'Day 2: the AI assessment was not valid and was rebuilt from the lesson text.',
@@ -446,20 +536,20 @@ describe('the AI import with a provider', async () => {
     ]);
   });
 
-  it('answers 502 and stores nothing when the provider answers no lessons', async () => {
+  it('ends the job failed and stores nothing when the provider answers no lessons', async () => {
     const before = await usageCount(app, company.uuid, 'a-i-transformer');
     const courses = (await coursesOf(app, company.uuid)).length;
     fake.onChat(() => ({ content: 'I cannot help with that.' }));
-    const response = await postImport(app, {
+    const { job } = await importThroughJob(app, {
       classroom,
-      headers,
+      headers: { ...headers, 'accept-language': 'it' },
       file: { filename: 'source.txt', content: sectionsAsText() },
     });
-    expect(response.statusCode).toBe(502);
-    expect(response.json().error).toEqual({
-      status: 502,
-      code: 'AI_PROVIDER_ERROR',
-      message: MESSAGES.aiInvalidResponse,
+    // Said in the reader's language.
+    expect(job).toMatchObject({
+      status: 'failed',
+      course_uuid: null,
+      error_summary: IT.validation.aiInvalidResponse,
     });
     expect(await usageCount(app, company.uuid, 'a-i-transformer')).toBe(before);
     expect((await coursesOf(app, company.uuid)).length).toBe(courses);
@@ -473,14 +563,13 @@ describe('the AI import with a provider', async () => {
       },
     }));
     fake.onChat(() => ({ content: { lessons: [aiLesson(1), aiLesson(2)] } }));
-    const response = await postImport(app, {
+    const { course } = await importThroughJob(app, {
       classroom,
       headers,
       fields: { ...FORM_FIELDS, number_of_lessons: '2' },
       file: { filename: 'talk.mp3', content: Buffer.from('ID3 fake audio bytes') },
     });
-    expect(response.statusCode).toBe(201);
-    expect(resultOf(response).course.lessons).toHaveLength(2);
+    expect(course!.lessons).toHaveLength(2);
     const [transcription, chat] = fake.requests;
     expect(transcription?.path).toBe('/v1/audio/transcriptions');
     expect(transcription?.form?.model).toBe('whisper-test');
@@ -490,9 +579,9 @@ describe('the AI import with a provider', async () => {
     expect(uploadsLeft(app)).toEqual([]);
   });
 
-  it('answers 502 when the transcription keeps failing', async () => {
+  it('ends the job failed when the transcription keeps failing', async () => {
     fake.onTranscription(() => ({ status: 503 }));
-    const response = await postImport(app, {
+    const { job } = await importThroughJob(app, {
       classroom,
       headers,
       file: {
@@ -500,8 +589,7 @@ describe('the AI import with a provider', async () => {
         content: Buffer.from('\0\0\0\x18ftypisom fake video', 'latin1'),
       },
     });
-    expect(response.statusCode).toBe(502);
-    expect(response.json().error.message).toBe(MESSAGES.aiProviderFailed);
+    expect(job).toMatchObject({ status: 'failed', error_summary: MESSAGES.aiProviderFailed });
     expect(fake.requests).toHaveLength(2);
     expect(fake.chats()).toHaveLength(0);
   });

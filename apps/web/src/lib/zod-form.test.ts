@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 import { showFieldErrors } from './use-schema-form.ts';
 import {
+  checkForm,
   fieldErrorsToFields,
   fieldIssue,
   fieldSchemaAt,
@@ -84,6 +85,15 @@ describe('zod → antd rules', () => {
         ['lessons', 0, 'title'],
       ),
     ).toBe(MESSAGES.lessonTitleRequired);
+  });
+
+  it('checks the values of a form once per values object, a changed form again', () => {
+    const values = { name: 'Sales' };
+    const first = checkForm(ZCreateLearnersListRequestSchema, values);
+    expect(checkForm(ZCreateLearnersListRequestSchema, values)).toBe(first);
+    const changed = { ...values, name: '' };
+    expect(checkForm(ZCreateLearnersListRequestSchema, changed)).not.toBe(first);
+    expect(checkForm(ZCreateLearnersListRequestSchema, changed).success).toBe(false);
   });
 });
 

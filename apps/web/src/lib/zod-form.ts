@@ -48,6 +48,28 @@ export const isRequiredField = (schema: TSchema, path: TFieldPath): boolean => {
   return !field.safeParse(undefined).success && !field.safeParse('').success;
 };
 
+const checked = new WeakMap<object, WeakMap<TSchema, ReturnType<TSchema['safeParse']>>>();
+
+/**
+ * The schema's check of a form's values, once per values object: an antd form's store is a new
+ * object after each change (`getFieldsValue(true)` returns it), so the rules of every field
+ * validated together, and the page's own check of the same change, share one parse.
+ */
+export const checkForm = (schema: TSchema, values: unknown) => {
+  if (typeof values !== 'object' || values === null) return schema.safeParse(values);
+  let bySchema = checked.get(values);
+  if (!bySchema) {
+    bySchema = new WeakMap();
+    checked.set(values, bySchema);
+  }
+  let result = bySchema.get(schema);
+  if (!result) {
+    result = schema.safeParse(values);
+    bySchema.set(schema, result);
+  }
+  return result;
+};
+
 const samePath = (a: readonly PropertyKey[], b: TFieldPath) =>
   a.length === b.length && a.every((segment, index) => segment === b[index]);
 
@@ -56,7 +78,7 @@ const samePath = (a: readonly PropertyKey[], b: TFieldPath) =>
  * rules (an e-mail required for a channel) land on their field too. Null when the field is fine.
  */
 export const fieldIssue = (schema: TSchema, values: unknown, path: TFieldPath): string | null => {
-  const result = schema.safeParse(values);
+  const result = checkForm(schema, values);
   if (result.success) return null;
   return result.error.issues.find((issue) => samePath(issue.path, path))?.message ?? null;
 };

@@ -1,3 +1,4 @@
+import { aiImportsResource } from './ai-imports.ts';
 import { analyticsResource } from './analytics.ts';
 import { apiTokensResource } from './api-tokens.ts';
 import { channelConnectionsResource } from './channel-connections.ts';
@@ -41,6 +42,7 @@ export const RESOURCE_HANDLERS = {
   'api-tokens': apiTokensResource,
   'channel-connections': channelConnectionsResource,
   'learners-imports': learnersImportsResource,
+  'ai-imports': aiImportsResource,
   'team-members': teamMembersResource,
   'team-invitations': teamInvitationsResource,
   'audit-log': auditLogResource,

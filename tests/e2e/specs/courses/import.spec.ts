@@ -5,8 +5,9 @@ import { expect, test } from '../../fixtures/test.ts';
 import { CourseWizard } from '../../pom/course-wizard.ts';
 
 // The AI import page (/courses/import): a .docx written by the test becomes a draft course through
-// the offline generator (the e2e server has no AI key) and opens in the wizard's Content step;
-// a file over 700 MB is refused before any byte is sent; audio needs an AI provider.
+// the offline generator (the e2e server has no AI key) in a background job whose id the address
+// keeps, and opens in the wizard's Content step; a file over 700 MB is refused before any byte is
+// sent; audio needs an AI provider.
 
 test.use({ account: 'creator' });
 test.describe.configure({ timeout: 60_000 });
@@ -68,6 +69,13 @@ test('a .docx becomes a draft course that opens in the Content step for review',
   await expect(wizard.dayList).toContainText('Preparing the first call');
   await expect(wizard.lessonForm.getByLabel('Lesson title')).toHaveValue(/\S/);
   await expect(wizard.editor).toContainText(/\w/);
+
+  // Back on the import page, the job is found by its id: ended, it links to its course.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/courses\/import\?job=[0-9a-f-]{36}$/);
+  await expect(page.getByText(`“${name}” is ready with 3 lessons`)).toBeVisible();
+  await page.getByRole('link', { name: 'Review the lessons' }).click();
+  await expect(page.getByRole('heading', { name })).toBeVisible();
 });
 
 test('a file over 700 MB is refused before it is sent, and audio needs an AI service', async ({

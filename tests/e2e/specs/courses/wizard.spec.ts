@@ -58,6 +58,10 @@ test('a course built from scratch through the four steps is scheduled and on the
   await wizard.openDay(2);
   await expect(wizard.lessonForm.getByLabel('Lesson title')).toHaveValue(lessonOf(2).title);
   await expect(wizard.editor).toHaveText(lessonOf(2).content);
+  // One editor serves every day: undo does not bring back the day shown before.
+  await wizard.editor.click();
+  await page.keyboard.press('ControlOrMeta+z');
+  await expect(wizard.editor).toHaveText(lessonOf(2).content);
   await wizard.next();
 
   await expect(page).toHaveURL(/\/delivery$/);

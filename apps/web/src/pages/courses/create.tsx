@@ -1,7 +1,7 @@
 import type { TCourse, TLearnersList } from '@ccp/schemas';
 import { useList, useOne } from '@refinedev/core';
 import { Alert, Spin, Steps } from 'antd';
-import { useMemo, useSyncExternalStore } from 'react';
+import { Suspense, useMemo, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
@@ -9,9 +9,8 @@ import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
 import { useClassroomMeta } from '../../components/layout/classroom-context.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ROUTES, courseStepPath } from '../../config.ts';
+import { lazyNamed } from '../../lib/lazy-named.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { ContentStep } from './wizard/content-step.tsx';
-import { DeliveryStep } from './wizard/delivery-step.tsx';
 import {
   WIZARD_STEPS,
   contentComplete,
@@ -20,8 +19,6 @@ import {
   resumeStep,
 } from './wizard/draft.ts';
 import type { TDraftStore, TStep } from './wizard/draft.ts';
-import { FinishStep } from './wizard/finish-step.tsx';
-import { IntroStep } from './wizard/intro-step.tsx';
 import { useLeaveGuard } from './wizard/leave-guard.tsx';
 import { useCourseSave } from './wizard/use-course-save.ts';
 import { WizardContext } from './wizard/wizard-context.ts';
@@ -35,6 +32,13 @@ import type { TWizardContext } from './wizard/wizard-context.ts';
 // opens only once the steps before it are complete.
 
 const EDITABLE = ['draft', 'scheduled', 'paused'];
+
+// Each step is its own chunk: the Content step does not load the date pickers of Delivery, and
+// Intro does not load the lesson form (bench/wizard.ts reports what the Content step loads).
+const IntroStep = lazyNamed(() => import('./wizard/intro-step.tsx'), 'IntroStep');
+const ContentStep = lazyNamed(() => import('./wizard/content-step.tsx'), 'ContentStep');
+const DeliveryStep = lazyNamed(() => import('./wizard/delivery-step.tsx'), 'DeliveryStep');
+const FinishStep = lazyNamed(() => import('./wizard/finish-step.tsx'), 'FinishStep');
 
 const WizardFrame = ({
   title,
@@ -66,7 +70,7 @@ const WizardFrame = ({
         }))}
       />
       {notice}
-      {children}
+      <Suspense fallback={<Spin className="page-spin" />}>{children}</Suspense>
     </section>
   );
 };

@@ -11,29 +11,31 @@ import {
   UPLOAD_MAX_BYTES,
   ZAiImportFieldsSchema,
 } from '@ccp/schemas';
-import type { TAiCourseResult, TAiGenerator, TAiImportFields } from '@ccp/schemas';
-import { useCustom, useCustomMutation } from '@refinedev/core';
-import { Alert, App, Button, Card, Form, Input, InputNumber, Progress, Select } from 'antd';
+import type { TAiGenerator, TAiImportFields, TAiImportJob } from '@ccp/schemas';
+import { useCreate, useCustom } from '@refinedev/core';
+import { Alert, Button, Card, Form, Input, InputNumber, Progress, Select } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useSearchParams } from 'react-router';
 
 import { useClassroomMeta } from '../../components/layout/classroom-context.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { LANGUAGE_NAMES, ROUTES, courseStepPath } from '../../config.ts';
+import { LANGUAGE_NAMES, ROUTES } from '../../config.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { describeMessage } from '../../lib/messages.ts';
 import { isLeftToCaller, reportFailure } from '../../lib/report-failure.ts';
 import { translateMessage } from '../../lib/translate-message.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { schemaField } from '../../lib/zod-form.ts';
+import { AiImportJob } from './components/ai-import-job.tsx';
 import './import.css';
 
 // The AI import (spec §2 "Transform existing content", §9): a document, video or audio file and
 // the course's intro become a draft course, opened in the wizard's Content step for review. The
 // file's size and type are checked before any byte is sent; the upload shows its progress and
-// can be canceled; then the server writes the lessons (a provider, or the offline generator,
-// which reads documents only).
+// can be canceled; then a background job on the server writes the lessons (a provider, or the
+// offline generator, which reads documents only). The job's id goes into the address (`?job=`):
+// leaving the page does not stop it, and coming back shows it.
 
 type TValues = Omit<TAiImportFields, 'language'> & { language: string; file?: File };
 
@@ -48,7 +50,7 @@ const megabytes = (bytes: number) => formatNumber(Math.round(bytes / 104_857.6) 
 type TPhase =
   | { kind: 'idle' }
   | { kind: 'uploading'; sent: number; total: number }
-  | { kind: 'writing' }
+  | { kind: 'reading' }
   | { kind: 'canceled' };
 
 const FileInput = ({ value, onChange }: { value?: File; onChange?: (file?: File) => void }) => {
@@ -87,16 +89,18 @@ const FileInput = ({ value, onChange }: { value?: File; onChange?: (file?: File)
 
 export const CourseImport = () => {
   const { t } = useTranslation();
-  const { notification } = App.useApp();
-  const navigate = useNavigate();
   const classroomMeta = useClassroomMeta();
   const title = t('courses.titles.import');
   usePageTitle(title);
+  const [params, setParams] = useSearchParams();
+  const jobUuid = params.get('job');
   const [form] = Form.useForm<TValues>();
   const [phase, setPhase] = useState<TPhase>({ kind: 'idle' });
   const [failure, setFailure] = useState<string | null>(null);
+  // The job this visit started (followed to its end), not one found in the address.
+  const [started, setStarted] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
-  const { mutateAsync } = useCustomMutation<TAiCourseResult>();
+  const { mutateAsync: upload } = useCreate<TAiImportJob>();
   const { query: promptsQuery } = useCustom<unknown[]>({
     url: '/api/v1/courses/helpers/prompts',
     method: 'get',
@@ -128,44 +132,33 @@ export const CourseImport = () => {
     [translate, offline],
   );
 
-  const busy = phase.kind === 'uploading' || phase.kind === 'writing';
+  const busy = phase.kind === 'uploading' || phase.kind === 'reading';
 
   const submit = async (values: TValues) => {
     const { file, ...fields } = values;
     if (!file) return;
     setFailure(null);
-    const body = new FormData();
-    for (const [name, value] of Object.entries(fields)) {
-      if (value !== undefined && value !== null) body.append(name, String(value));
-    }
-    body.append('file', file, file.name);
     const controller = new AbortController();
     abort.current = controller;
     setPhase({ kind: 'uploading', sent: 0, total: file.size });
     try {
-      const result = await mutateAsync({
-        url: '/api/v1/classrooms/{classroomUuid}/courses/import',
-        method: 'post',
-        values: body,
+      const { data: job } = await upload({
+        resource: 'ai-imports',
+        values: { ...fields, file },
         meta: {
           ...classroomMeta,
           errorFeedback: 'caller',
           signal: controller.signal,
+          // Once sent, the server reads a document before it answers with the queued job.
           onUploadProgress: (sent: number, total: number) =>
-            setPhase(sent >= total ? { kind: 'writing' } : { kind: 'uploading', sent, total }),
+            setPhase(sent >= total ? { kind: 'reading' } : { kind: 'uploading', sent, total }),
         },
         successNotification: false,
         errorNotification: false,
       });
-      const { course, warnings, problems } = result.data;
-      notification.success({
-        key: 'ccp:imported',
-        message: t('courses.import.done', { name: course.name, count: course.lessons.length }),
-        description:
-          [...warnings, ...(problems.length ? [t('courses.import.review')] : [])].join(' ') ||
-          undefined,
-      });
-      void navigate(courseStepPath(course.uuid, 'content'));
+      setPhase({ kind: 'idle' });
+      setStarted(job.uuid);
+      setParams({ job: job.uuid });
     } catch (error) {
       if (controller.signal.aborted) {
         setPhase({ kind: 'canceled' });
@@ -193,7 +186,7 @@ export const CourseImport = () => {
   const percent =
     phase.kind === 'uploading' && phase.total > 0
       ? Math.floor((phase.sent / phase.total) * 100)
-      : phase.kind === 'writing'
+      : phase.kind === 'reading'
         ? 100
         : 0;
 
@@ -201,119 +194,134 @@ export const CourseImport = () => {
     <section className="page-section import-page">
       <PageHeader title={title} back={{ to: ROUTES.dashboard, label: t('layout.nav.home') }} />
       <p className="muted import-lead">{t('courses.import.lead')}</p>
-      {offline && (
-        <Alert
-          type="info"
-          showIcon
-          className="form-alert"
-          message={t('courses.import.offlineTitle')}
-          description={t('courses.import.offlineText')}
+      {jobUuid && (
+        <AiImportJob
+          key={jobUuid}
+          jobUuid={jobUuid}
+          started={started === jobUuid}
+          onRetry={() => setParams({}, { replace: true })}
+          onAnother={() => {
+            form.resetFields();
+            setParams({}, { replace: true });
+          }}
         />
       )}
-      <Card className="wizard-card">
-        <Form<TValues>
-          form={form}
-          layout="vertical"
-          requiredMark
-          disabled={busy}
-          initialValues={{
-            language: 'en',
-            number_of_lessons: 5,
-            assessment_type: 'random',
-            model: 'gpt-3.5',
-          }}
-          onFinish={(values) => void submit(values)}
-        >
-          <div className="form-grid">
-            <Form.Item {...field(['name'])} label={t('courses.wizard.intro.name')}>
-              <Input count={{ show: true, max: TEXT_LIMITS.courseName }} />
-            </Form.Item>
-            <Form.Item {...field(['language'])} label={t('courses.import.language')}>
-              <Select
-                options={LOCALES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
-              />
-            </Form.Item>
-            <Form.Item
-              {...field(['description'])}
-              label={t('courses.wizard.intro.description')}
-              extra={t('courses.wizard.intro.descriptionHelp')}
-              className="form-grid-wide"
-            >
-              <Input.TextArea
-                autoSize={{ minRows: 2, maxRows: 5 }}
-                count={{ show: true, max: TEXT_LIMITS.description }}
-              />
-            </Form.Item>
-            <Form.Item {...field(['number_of_lessons'])} label={t('courses.import.lessons')}>
-              <InputNumber className="input-number-full" />
-            </Form.Item>
-            <Form.Item {...field(['assessment_type'])} label={t('courses.import.assessments')}>
-              <Select
-                options={AI_ASSESSMENT_TYPES.map((value) => ({
-                  value,
-                  label: t(`courses.import.assessmentTypes.${value}`),
-                }))}
-              />
-            </Form.Item>
-            <Form.Item
-              {...field(['model'])}
-              label={t('courses.import.model')}
-              extra={offline ? t('courses.import.modelOffline') : null}
-            >
-              <Select
-                options={AI_MODELS.map((value) => ({
-                  value,
-                  label: t(`courses.import.models.${value}`),
-                }))}
-              />
-            </Form.Item>
-            <Form.Item
-              name="file"
-              label={t('courses.import.file')}
-              required
-              rules={[fileRule]}
-              validateTrigger="onChange"
-              className="form-grid-wide"
-            >
-              <FileInput />
-            </Form.Item>
-          </div>
-          {phase.kind !== 'idle' && (
-            <div className="import-progress" role="status" aria-live="polite">
-              {phase.kind === 'canceled' ? (
-                <Alert type="warning" showIcon message={t('courses.import.canceled')} />
-              ) : (
-                <>
-                  <Progress
-                    percent={percent}
-                    status="active"
-                    aria-label={t('courses.import.progress')}
-                  />
-                  <p className="muted">
-                    {phase.kind === 'uploading'
-                      ? t('courses.import.uploading', {
-                          sent: megabytes(phase.sent),
-                          total: megabytes(phase.total),
-                        })
-                      : t('courses.import.writing')}
-                  </p>
-                </>
-              )}
+      {/* Kept while a job is shown, so a failed or stopped import is tried again as it was. */}
+      <div hidden={!!jobUuid}>
+        {offline && (
+          <Alert
+            type="info"
+            showIcon
+            className="form-alert"
+            message={t('courses.import.offlineTitle')}
+            description={t('courses.import.offlineText')}
+          />
+        )}
+        <Card className="wizard-card">
+          <Form<TValues>
+            form={form}
+            layout="vertical"
+            requiredMark
+            disabled={busy}
+            initialValues={{
+              language: 'en',
+              number_of_lessons: 5,
+              assessment_type: 'random',
+              model: 'gpt-3.5',
+            }}
+            onFinish={(values) => void submit(values)}
+          >
+            <div className="form-grid">
+              <Form.Item {...field(['name'])} label={t('courses.wizard.intro.name')}>
+                <Input count={{ show: true, max: TEXT_LIMITS.courseName }} />
+              </Form.Item>
+              <Form.Item {...field(['language'])} label={t('courses.import.language')}>
+                <Select
+                  options={LOCALES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
+                />
+              </Form.Item>
+              <Form.Item
+                {...field(['description'])}
+                label={t('courses.wizard.intro.description')}
+                extra={t('courses.wizard.intro.descriptionHelp')}
+                className="form-grid-wide"
+              >
+                <Input.TextArea
+                  autoSize={{ minRows: 2, maxRows: 5 }}
+                  count={{ show: true, max: TEXT_LIMITS.description }}
+                />
+              </Form.Item>
+              <Form.Item {...field(['number_of_lessons'])} label={t('courses.import.lessons')}>
+                <InputNumber className="input-number-full" />
+              </Form.Item>
+              <Form.Item {...field(['assessment_type'])} label={t('courses.import.assessments')}>
+                <Select
+                  options={AI_ASSESSMENT_TYPES.map((value) => ({
+                    value,
+                    label: t(`courses.import.assessmentTypes.${value}`),
+                  }))}
+                />
+              </Form.Item>
+              <Form.Item
+                {...field(['model'])}
+                label={t('courses.import.model')}
+                extra={offline ? t('courses.import.modelOffline') : null}
+              >
+                <Select
+                  options={AI_MODELS.map((value) => ({
+                    value,
+                    label: t(`courses.import.models.${value}`),
+                  }))}
+                />
+              </Form.Item>
+              <Form.Item
+                name="file"
+                label={t('courses.import.file')}
+                required
+                rules={[fileRule]}
+                validateTrigger="onChange"
+                className="form-grid-wide"
+              >
+                <FileInput />
+              </Form.Item>
             </div>
-          )}
-          {failure && <Alert type="error" showIcon className="form-alert" message={failure} />}
-          <div className="form-actions">
-            {phase.kind === 'uploading' && (
-              <Button disabled={false} onClick={() => abort.current?.abort()}>
-                {t('courses.import.cancel')}
-              </Button>
+            {phase.kind !== 'idle' && (
+              <div className="import-progress" role="status" aria-live="polite">
+                {phase.kind === 'canceled' ? (
+                  <Alert type="warning" showIcon message={t('courses.import.canceled')} />
+                ) : (
+                  <>
+                    <Progress
+                      percent={percent}
+                      status="active"
+                      aria-label={t('courses.import.progress')}
+                    />
+                    <p className="muted">
+                      {phase.kind === 'uploading'
+                        ? t('courses.import.uploading', {
+                            sent: megabytes(phase.sent),
+                            total: megabytes(phase.total),
+                          })
+                        : t('courses.import.reading')}
+                    </p>
+                  </>
+                )}
+              </div>
             )}
-            <Button type="primary" htmlType="submit" loading={busy}>
-              {t('courses.import.submit')}
-            </Button>
-          </div>
-        </Form>
-      </Card>
+            {failure && <Alert type="error" showIcon className="form-alert" message={failure} />}
+            <div className="form-actions">
+              {phase.kind === 'uploading' && (
+                <Button disabled={false} onClick={() => abort.current?.abort()}>
+                  {t('courses.import.cancel')}
+                </Button>
+              )}
+              <Button type="primary" htmlType="submit" loading={busy}>
+                {t('courses.import.submit')}
+              </Button>
+            </div>
+          </Form>
+        </Card>
+      </div>
     </section>
   );
 };

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import {
@@ -7,6 +8,8 @@ import {
   MESSAGES,
   ZAiCourseResultResponseSchema,
   ZAiImportFieldsSchema,
+  ZAiImportJobParamsSchema,
+  ZAiImportJobResponseSchema,
   ZAiLessonsRequestSchema,
   ZAiLessonsResponseSchema,
   ZAiPromptsResponseSchema,
@@ -16,15 +19,8 @@ import {
   publishCheck,
   toPublishCourse,
 } from '@ccp/schemas';
-import type {
-  TAiCourseResult,
-  TAiGenerator,
-  TFieldErrors,
-  TLesson,
-  TLessonInput,
-  TLocale,
-} from '@ccp/schemas';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { TAiGenerator, TFieldErrors, TLesson, TLessonInput, TLocale } from '@ccp/schemas';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -33,10 +29,12 @@ import { isDocumentType } from '../../../ai/extract.ts';
 import { runHelpers } from '../../../ai/helpers.ts';
 import {
   contentProblems,
-  importCourse,
+  documentBlocks,
   recordUsage,
   registerAiRuntime,
 } from '../../../ai/import-course.ts';
+import { AI_IMPORT_KIND, serializeAiImportJob } from '../../../ai/import-job.ts';
+import type { TAiImportJobOptions } from '../../../ai/import-job.ts';
 import { createAiProvider } from '../../../ai/provider.ts';
 import { withProviderErrors } from '../../../ai/provider-errors.ts';
 import { resolveAiSettings } from '../../../ai/settings.ts';
@@ -44,11 +42,14 @@ import type { TAiSettingsInput } from '../../../ai/settings.ts';
 import { translateLessons } from '../../../ai/translate.ts';
 import { readImportForm, removeUpload } from '../../../ai/upload.ts';
 import type { TImportUpload } from '../../../ai/upload.ts';
+import { cancelJob, enqueueJob } from '../../../jobs/queue.ts';
+import { isoNow } from '../../../lib/clock.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
 import { syncCourseDelivery } from '../../../delivery/enrolment.ts';
-import { AppError, validationError } from '../../../lib/app-error.ts';
+import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import { countLessonDays, monthBounds, usageOf } from '../../../lib/usage.ts';
+import { newUuid } from '../../../lib/ids.ts';
 import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import {
@@ -59,8 +60,8 @@ import {
 } from '../../../courses/courses-repository.ts';
 
 // The AI transformer and translator (spec §7 "AI"; the import and translation paths are ours):
-// the writing helpers, a document, video or audio file turned into a draft course, and a
-// course's lessons translated into another language. Everything runs within the request.
+// the writing helpers, a document, video or audio file turned into a draft course (a background
+// job: ai/import-job.ts), and a course's lessons translated into another language.
 
 const TAGS = ['ai'];
 const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
@@ -85,13 +86,11 @@ const fieldErrorsOf = (error: z.ZodError): TFieldErrors => {
   return errors;
 };
 
-const isMedia = (upload: TImportUpload) => !isDocumentType(upload.type);
-
 const describeImport = [
   'multipart/form-data: `name`, `description` (the course intro), `language` (en, it or de; the language the lessons are written in; default en), `number_of_lessons` (1 to 30), `assessment_type` (random, true_false or multiple_option; default random), `model` (gpt-3.5 or gpt-4; default gpt-3.5) and `file`.',
   `The file is one of ${AI_IMPORT_TYPES.join(', ')}, at most 700 MB ("File is too large. Max size: 700 MB."). Text is read from txt, docx, pptx and pdf; video and audio are transcribed by the provider.`,
   'With an AI provider configured (OPENAI_API_KEY) the provider writes the lessons; without one, documents are turned into an offline draft (category `offline-draft`, `generator: "offline"`) and video or audio answer 503.',
-  'Creates a draft course and answers 201 `{data: {course, problems, generator, warnings}}`: `problems` lists what must be fixed in the lessons before publishing (spec §5), `warnings` what was left out. Counts one `a-i-transformer` use (402 when the plan has none left this month) and the new lesson days against `lessons`.',
+  'The upload is checked (fields, type, size, the bytes against the type, the plan) and answers 202 with the queued job `{data: {uuid, status, phase, progress, …}}`; the job reads the file, writes the lessons and stores a draft course. Follow it with `GET …/courses/import/{jobUuid}`: once `completed` it names `course_uuid`, with `problems` (what must be fixed in the lessons before publishing, spec §5) and `warnings` (what was left out); a file without text, an unusable AI answer or a plan used up meanwhile end it `failed` with `error_summary`. Counts one `a-i-transformer` use (402 when the plan has none left this month) and the new lesson days against `lessons`, when the draft is stored.',
 ].join('\n\n');
 
 export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, options) => {
@@ -100,7 +99,22 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
   const generator: TAiGenerator = provider ? 'openai' : 'offline';
   const runtime = { provider, generator };
   registerAiRuntime(app.db, runtime);
-  const uploadDir = path.join(app.dataDir, 'tmp', 'ai-imports');
+  // Kept until the import job ends (CCP_FILES_DIR when several servers share the jobs).
+  const uploadDir = path.join(app.dataDir, 'ai-imports');
+
+  /**
+   * What the job starts from: a document is read now (refused here when damaged, too large or
+   * without text) and only its text is kept; a video or audio file is kept for the job.
+   */
+  const jobInput = async (uuid: string, upload: TImportUpload) => {
+    const { type } = upload;
+    if (!isDocumentType(type)) return { kind: 'media' as const, path: upload.path };
+    const blocks = await documentBlocks({ ...upload, type });
+    const target = path.join(uploadDir, `${uuid}.json`);
+    await writeFile(target, JSON.stringify(blocks));
+    await removeUpload(upload);
+    return { kind: 'blocks' as const, path: target };
+  };
 
   app.get(
     '/api/v1/courses/helpers/prompts',
@@ -154,7 +168,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
         body: ZAiImportFieldsSchema.extend({
           file: z.any().meta({ type: 'string', format: 'binary', description: 'The source file.' }),
         }),
-        response: { 201: ZAiCourseResultResponseSchema },
+        response: { 202: ZAiImportJobResponseSchema },
       },
     },
     async (request, reply) => {
@@ -170,8 +184,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       const form = isMultipart(request)
         ? await readImportForm(request, { dir: uploadDir, maxBytes: settings.maxUploadBytes })
         : { fields: request.body, file: null, fileError: null };
-      // The upload is removed before the answer is sent, whatever happens.
-      let result: TAiCourseResult;
+      // What the job needs stays until it ends (it deletes it then); a refused upload goes now.
       try {
         const parsed = ZAiImportFieldsSchema.safeParse(form.fields ?? {});
         const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
@@ -188,24 +201,99 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
           'lessons',
           lessonsUsed + fields.number_of_lessons,
         );
-        if (isMedia(upload) && !provider) {
+        if (!isDocumentType(upload.type) && !provider) {
           throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
         }
-
-        result = await withProviderErrors(() =>
-          importCourse(app, runtime, {
-            fields,
-            upload,
-            companyUuid,
-            classroomUuid,
-            userUuid: user.uuid,
-            lang: requestLanguage(request),
-          }),
+        const uuid = newUuid();
+        const input = await jobInput(uuid, upload);
+        const language = requestLanguage(request);
+        const options: TAiImportJobOptions = {
+          fields,
+          classroom_uuid: classroomUuid,
+          file_name: upload.filename,
+          file_type: upload.type,
+          input: input.kind,
+          generator,
+          language,
+        };
+        const job = await enqueueJob(
+          app.db,
+          {
+            uuid,
+            company_uuid: companyUuid,
+            user_uuid: user.uuid,
+            kind: AI_IMPORT_KIND,
+            total_rows: 100,
+            input_path: path.relative(app.dataDir, input.path),
+            options: JSON.stringify(options),
+          },
+          isoNow(app.clock),
         );
-      } finally {
+        request.log.info(
+          { job: job.uuid, bytes: upload.bytes, type: upload.type },
+          'AI import queued',
+        );
+        return reply.code(202).send({ data: await serializeAiImportJob(app, job, language) });
+      } catch (error) {
         await removeUpload(form.file);
+        throw error;
       }
-      return reply.code(201).send({ data: result });
+    },
+  );
+
+  /** The job of the address, if it is the company's and of that classroom (404 otherwise). */
+  const requestedJob = async (
+    request: FastifyRequest & { params: { classroomUuid: string; jobUuid: string } },
+  ) => {
+    const { classroomUuid, jobUuid } = request.params;
+    const job = await app.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('uuid', '=', jobUuid)
+      .where('company_uuid', '=', authOf(request).user.company_uuid)
+      .where('kind', '=', AI_IMPORT_KIND)
+      .executeTakeFirst();
+    if (!job) throw notFound();
+    const options = JSON.parse(job.options) as TAiImportJobOptions;
+    if (options.classroom_uuid !== classroomUuid) throw notFound();
+    return job;
+  };
+
+  app.get(
+    '/api/v1/classrooms/:classroomUuid/courses/import/:jobUuid',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'An AI import job: its step and progress, then the draft course',
+        description:
+          '`phase` is queued, reading (the file is read or transcribed), writing (the lessons are written), saving, then done; `progress` 0 to 100. A `completed` job names `course_uuid`, the lessons written, the `problems` the draft still has (spec §5) and the `warnings`; a `failed` one says why in `error_summary`. Texts are in the request’s language.',
+        params: ZAiImportJobParamsSchema,
+        response: { 200: ZAiImportJobResponseSchema },
+      },
+    },
+    async (request) => {
+      const job = await requestedJob(request);
+      return { data: await serializeAiImportJob(app, job, requestLanguage(request)) };
+    },
+  );
+
+  app.post(
+    '/api/v1/classrooms/:classroomUuid/courses/import/:jobUuid/cancel',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Stop a queued or running AI import (no course is stored)',
+        params: ZAiImportJobParamsSchema,
+        response: { 200: ZAiImportJobResponseSchema },
+      },
+    },
+    async (request) => {
+      const job = await requestedJob(request);
+      if (!(await cancelJob(app.db, job.uuid, isoNow(app.clock)))) {
+        throw new AppError('VALIDATION_FAILED', MESSAGES.importNotCancelable);
+      }
+      const canceled = await requestedJob(request);
+      return { data: await serializeAiImportJob(app, canceled, requestLanguage(request)) };
     },
   );
 

@@ -5,8 +5,9 @@ import type { TAiCourseResult, TLocale } from '@ccp/schemas';
 import { useCustomMutation } from '@refinedev/core';
 import { Alert, App, Button, Card, Drawer, Popconfirm, Select, Tooltip } from 'antd';
 import type { FormInstance } from 'antd';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { flushSync } from 'react-dom';
 import { useSearchParams } from 'react-router';
 
 import { useClassroomMeta } from '../../../components/layout/classroom-context.ts';
@@ -16,7 +17,7 @@ import { isLeftToCaller, reportFailure } from '../../../lib/report-failure.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { pathOf } from '../../../lib/zod-form.ts';
 import { DayList } from './day-list.tsx';
-import { contentComplete, lessonKey } from './draft.ts';
+import { contentComplete } from './draft.ts';
 import { LessonForm } from './lesson-form.tsx';
 import { useCourseSave } from './use-course-save.ts';
 import { useDraftSnapshot, useWizard } from './wizard-context.ts';
@@ -38,7 +39,7 @@ export const ContentStep = () => {
   const { modal, notification } = App.useApp();
   const { store, goTo, editable } = useWizard();
   const snapshot = useDraftSnapshot(store);
-  // The mounted lesson's form (each lesson has its own), to validate before a switch.
+  // The lesson form's instance, to validate before a switch.
   const formRef = useRef<FormInstance | null>(null);
   const [params, setParams] = useSearchParams();
   const classroomMeta = useClassroomMeta();
@@ -50,20 +51,32 @@ export const ContentStep = () => {
   const [translation, setTranslation] = useState<{ type: 'error'; message: string } | null>(null);
   const { mutateAsync: callApi, mutation: translating } = useCustomMutation<TAiCourseResult>();
 
+  // The lesson shown: the address's at first (a reload, a publish-check link), then the creator's
+  // choice, shown in the same event as the click (the address follows, which the router renders
+  // as a transition: a key typed meanwhile went to the day being left).
+  const [selection, setSelection] = useState(() => ({
+    day: params.get('day'),
+    language: params.get('lang'),
+    focus: params.get('focus'),
+  }));
+  const show = (nextDay: number, nextLanguage: TLocale) => {
+    flushSync(() => setSelection({ day: String(nextDay), language: nextLanguage, focus: null }));
+    setParams({ day: String(nextDay), lang: nextLanguage }, { replace: true });
+  };
+
   const primary = store.primary();
-  const requestedDay = Number(params.get('day'));
+  const requestedDay = Number(selection.day);
   const day =
     Number.isInteger(requestedDay) && requestedDay >= 1 && requestedDay <= snapshot.days
       ? requestedDay
       : 1;
-  const requestedLanguage = params.get('lang');
+  const requestedLanguage = selection.language;
   const language =
     isLocale(requestedLanguage) &&
     snapshot.languages.some((entry) => entry.short_name === requestedLanguage)
       ? requestedLanguage
       : primary;
-  const focusParam = params.get('focus');
-  const focus = focusParam ? pathOf(focusParam) : null;
+  const focus = selection.focus ? pathOf(selection.focus) : null;
   const languageName = useCallback(
     (short: string) => LANGUAGE_NAMES[short as TLocale] ?? short,
     [],
@@ -75,7 +88,13 @@ export const ContentStep = () => {
 
   /** The current lesson may be left: untouched, or without errors. */
   const currentIsValid = async (): Promise<boolean> => {
-    if (store.state(day, language) === 'empty') return true;
+    // The store checks the lesson with the same schema on every change: only a lesson with
+    // errors needs the form's check, which shows them (running it on all ~40 fields of a valid
+    // lesson cost ~25 ms of each day switch).
+    if (store.state(day, language) !== 'invalid') {
+      if (blocked) setBlocked(null);
+      return true;
+    }
     try {
       await formRef.current?.validateFields({ recursive: true });
       if (store.state(day, language) === 'invalid') throw new Error('invalid');
@@ -87,28 +106,23 @@ export const ContentStep = () => {
     }
   };
 
-  const select = async (
-    nextDay: number,
-    nextLanguage: TLocale,
-    extra: Record<string, string> = {},
-  ) => {
-    if (nextDay === day && nextLanguage === language && !extra.focus) return;
+  const select = async (nextDay: number, nextLanguage: TLocale) => {
+    if (nextDay === day && nextLanguage === language) return;
     if (!(await currentIsValid())) return;
     setTranslation(null);
-    setParams({ day: String(nextDay), lang: nextLanguage, ...extra }, { replace: true });
+    show(nextDay, nextLanguage);
   };
 
   const addDay = async () => {
     if (!(await currentIsValid())) return;
     store.addDay();
-    const next = store.snapshot().days;
-    setParams({ day: String(next), lang: primary }, { replace: true });
+    show(store.snapshot().days, primary);
   };
 
   const addLanguage = async (next: TLocale) => {
     if (!(await currentIsValid())) return;
     store.addLanguage(next);
-    setParams({ day: '1', lang: next }, { replace: true });
+    show(1, next);
   };
 
   const addDayBlocked =
@@ -198,6 +212,26 @@ export const ContentStep = () => {
     }
   };
 
+  const removeDay = (removed: number) => {
+    store.removeDay(removed);
+    show(Math.min(day, store.snapshot().days), language);
+    setFormGeneration((value) => value + 1);
+  };
+
+  // The day list's handlers stay the same functions across renders (its days re-render only
+  // when their own title or markers change), and call this render's code.
+  const dayHandlers = useRef({ select, addDay, removeDay });
+  useLayoutEffect(() => {
+    dayHandlers.current = { select, addDay, removeDay };
+  });
+  const onSelectDay = useCallback(
+    (nextDay: number, nextLanguage: TLocale) =>
+      void dayHandlers.current.select(nextDay, nextLanguage),
+    [],
+  );
+  const onAddDay = useCallback(() => void dayHandlers.current.addDay(), []);
+  const onRemoveDay = useCallback((removed: number) => dayHandlers.current.removeDay(removed), []);
+
   const lesson = store.lesson(day, language);
   const primaryDayComplete = store.state(day, primary) === 'valid';
   const translateBar =
@@ -252,7 +286,7 @@ export const ContentStep = () => {
                 cancelText={t('buttons.cancel')}
                 onConfirm={() => {
                   store.removeLanguage(entry.short_name);
-                  setParams({ day: String(day), lang: primary }, { replace: true });
+                  show(day, primary);
                 }}
               >
                 <Button type="link" size="small" className="language-remove">
@@ -299,18 +333,9 @@ export const ContentStep = () => {
           day={day}
           language={language}
           languageName={languageName}
-          onSelect={(nextDay, nextLanguage) => void select(nextDay, nextLanguage)}
-          onAdd={() => void addDay()}
-          onRemove={(removed) => {
-            store.removeDay(removed);
-            setParams(
-              { day: String(Math.min(day, store.snapshot().days)), lang: language },
-              {
-                replace: true,
-              },
-            );
-            setFormGeneration((value) => value + 1);
-          }}
+          onSelect={onSelectDay}
+          onAdd={onAddDay}
+          onRemove={onRemoveDay}
           addBlocked={addDayBlocked}
           readOnly={!editable}
         />
@@ -319,12 +344,14 @@ export const ContentStep = () => {
           title={t('courses.wizard.content.formLabel', { day, language: languageName(language) })}
         >
           <LessonForm
-            key={`${lessonKey(day, language)}:${formGeneration}`}
+            // One form for every lesson (it takes the next one's values on a switch); a new
+            // generation after a failed save or a translation starts it over.
+            key={formGeneration}
             formRef={formRef}
             lesson={lesson}
             languageName={languageName(language)}
-            onChange={(values) => {
-              store.setLesson(day, language, values);
+            onChange={(values, valid) => {
+              store.setLesson(day, language, values, valid);
               if (blocked) setBlocked(null);
             }}
             serverErrors={store.serverErrors(day, language)}

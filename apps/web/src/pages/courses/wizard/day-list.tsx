@@ -23,6 +23,87 @@ type Props = {
   readOnly: boolean;
 };
 
+type TItemProps = {
+  day: number;
+  current: boolean;
+  title: string;
+  /** Each language's short name and its lesson's state, `en:valid it:empty`. */
+  markers: string;
+  language: TLocale;
+  languageName: (language: string) => string;
+  onSelect: (day: number, language: TLocale) => void;
+  onRemove: (day: number) => void;
+  removable: boolean;
+};
+
+/** One day: re-rendered only when its own title, markers or selection change. */
+const DayItem = memo(
+  ({
+    day,
+    current,
+    title,
+    markers,
+    language,
+    languageName,
+    onSelect,
+    onRemove,
+    removable,
+  }: TItemProps) => {
+    const { t } = useTranslation();
+    return (
+      <li className={current ? 'day-item day-item-current' : 'day-item'}>
+        <button
+          type="button"
+          className="day-button"
+          aria-current={current ? 'step' : undefined}
+          onClick={() => onSelect(day, language)}
+        >
+          <span className="day-label">{t('courses.wizard.content.day', { day })}</span>
+          <span className="day-title">{title || t('courses.wizard.content.untitled')}</span>
+          <span className="day-markers">
+            {markers.split(' ').map((marker) => {
+              const [short = '', state = 'empty'] = marker.split(':');
+              const label = t(`courses.wizard.content.marker.${state}`, {
+                day,
+                language: languageName(short),
+              });
+              return (
+                <span
+                  key={short}
+                  className={`day-marker day-marker-${state}`}
+                  title={label}
+                  data-language={short}
+                  data-state={state}
+                >
+                  <span className="visually-hidden">{label}</span>
+                  <span aria-hidden>{short}</span>
+                </span>
+              );
+            })}
+          </span>
+        </button>
+        {removable && (
+          <Popconfirm
+            title={t('courses.wizard.content.removeDayConfirm', { day })}
+            okText={t('courses.wizard.content.removeDay')}
+            cancelText={t('buttons.cancel')}
+            onConfirm={() => onRemove(day)}
+          >
+            <Button
+              type="text"
+              size="small"
+              icon={<DeleteOutlined />}
+              className="day-remove"
+              aria-label={t('courses.wizard.content.removeDayNamed', { day })}
+            />
+          </Popconfirm>
+        )}
+      </li>
+    );
+  },
+);
+DayItem.displayName = 'DayItem';
+
 export const DayList = memo(
   ({
     store,
@@ -41,61 +122,22 @@ export const DayList = memo(
     return (
       <nav className="day-list" aria-label={t('courses.wizard.content.days')}>
         <ol>
-          {days.map((entry) => {
-            const title = store.lesson(entry, language).title;
-            return (
-              <li key={entry} className={entry === day ? 'day-item day-item-current' : 'day-item'}>
-                <button
-                  type="button"
-                  className="day-button"
-                  aria-current={entry === day ? 'step' : undefined}
-                  onClick={() => onSelect(entry, language)}
-                >
-                  <span className="day-label">
-                    {t('courses.wizard.content.day', { day: entry })}
-                  </span>
-                  <span className="day-title">{title || t('courses.wizard.content.untitled')}</span>
-                  <span className="day-markers">
-                    {snapshot.languages.map((entryLanguage) => {
-                      const state = store.state(entry, entryLanguage.short_name);
-                      const label = t(`courses.wizard.content.marker.${state}`, {
-                        day: entry,
-                        language: languageName(entryLanguage.short_name),
-                      });
-                      return (
-                        <span
-                          key={entryLanguage.short_name}
-                          className={`day-marker day-marker-${state}`}
-                          title={label}
-                          data-language={entryLanguage.short_name}
-                          data-state={state}
-                        >
-                          <span className="visually-hidden">{label}</span>
-                          <span aria-hidden>{entryLanguage.short_name}</span>
-                        </span>
-                      );
-                    })}
-                  </span>
-                </button>
-                {!readOnly && snapshot.days > 1 && (
-                  <Popconfirm
-                    title={t('courses.wizard.content.removeDayConfirm', { day: entry })}
-                    okText={t('courses.wizard.content.removeDay')}
-                    cancelText={t('buttons.cancel')}
-                    onConfirm={() => onRemove(entry)}
-                  >
-                    <Button
-                      type="text"
-                      size="small"
-                      icon={<DeleteOutlined />}
-                      className="day-remove"
-                      aria-label={t('courses.wizard.content.removeDayNamed', { day: entry })}
-                    />
-                  </Popconfirm>
-                )}
-              </li>
-            );
-          })}
+          {days.map((entry) => (
+            <DayItem
+              key={entry}
+              day={entry}
+              current={entry === day}
+              title={store.lesson(entry, language).title}
+              markers={snapshot.languages
+                .map(({ short_name }) => `${short_name}:${store.state(entry, short_name)}`)
+                .join(' ')}
+              language={language}
+              languageName={languageName}
+              onSelect={onSelect}
+              onRemove={onRemove}
+              removable={!readOnly && snapshot.days > 1}
+            />
+          ))}
         </ol>
         {!readOnly && (
           <Tooltip title={addBlocked}>

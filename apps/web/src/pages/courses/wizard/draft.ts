@@ -115,9 +115,12 @@ export const toLessonRequest = (lesson: TLessonDraft, defaultResponse: string) =
     : null,
 });
 
-export const lessonState = (lesson: TLessonDraft | undefined): TLessonState => {
+/** `valid`: the lesson's schema check when the caller has made it already (the lesson form). */
+export const lessonState = (lesson: TLessonDraft | undefined, valid?: boolean): TLessonState => {
   if (!lesson || isUntouched(lesson)) return 'empty';
-  return ZLessonSchema.safeParse(toLessonRequest(lesson, '-')).success ? 'valid' : 'invalid';
+  return (valid ?? ZLessonSchema.safeParse(toLessonRequest(lesson, '-')).success)
+    ? 'valid'
+    : 'invalid';
 };
 
 const toDraftLesson = (lesson: TCourse['lessons'][number]): TLessonDraft => ({
@@ -196,8 +199,8 @@ export const createDraftStore = (course: TCourse) => {
   const emit = () => {
     for (const listener of listeners) listener();
   };
-  const refreshState = (key: string) => {
-    const next = serverErrors.has(key) ? 'invalid' : lessonState(lessons.get(key));
+  const refreshState = (key: string, valid?: boolean) => {
+    const next = serverErrors.has(key) ? 'invalid' : lessonState(lessons.get(key), valid);
     if (states.get(key) !== next) {
       states.set(key, next);
       statesVersion += 1;
@@ -235,14 +238,22 @@ export const createDraftStore = (course: TCourse) => {
     hasLesson: (day: number, language: TLocale) => lessons.has(lessonKey(day, language)),
     state: (day: number, language: string): TLessonState =>
       states.get(lessonKey(day, language)) ?? 'empty',
-    /** The lesson form's values for a day and language (a keystroke: cheap, no re-render). */
-    setLesson: (day: number, language: TLocale, values: Omit<TLessonDraft, 'day' | 'language'>) => {
+    /**
+     * The lesson form's values for a day and language (a keystroke: cheap, no re-render), with
+     * the form's own check of them when it has one (one schema check per keystroke, not two).
+     */
+    setLesson: (
+      day: number,
+      language: TLocale,
+      values: Omit<TLessonDraft, 'day' | 'language'>,
+      valid?: boolean,
+    ) => {
       const key = lessonKey(day, language);
       lessons.set(key, { ...values, day, language });
       serverErrors.delete(key);
       version += 1;
       // Only a change of the lesson's state is news for the subscribers (the markers).
-      if (refreshState(key)) emit();
+      if (refreshState(key, valid)) emit();
     },
     /** The last save's field errors per lesson (they mark the day list until edited). */
     setServerErrors: (errors: Map<string, TLessonServerErrors>) => {

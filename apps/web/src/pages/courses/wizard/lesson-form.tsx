@@ -2,33 +2,41 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { ASSESSMENT_TYPES, MAX_ANSWERS, TEXT_LIMITS, ZLessonSchema } from '@ccp/schemas';
 import { Button, Checkbox, Form, Input, InputNumber, Select, Switch } from 'antd';
 import type { FormInstance } from 'antd';
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
-import type { MutableRefObject, ReactNode } from 'react';
+import {
+  createContext,
+  memo,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import type { ComponentProps, MutableRefObject, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 
 import { describeMessage } from '../../../lib/messages.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
-import { fieldIssue, isRequiredField, schemaField } from '../../../lib/zod-form.ts';
+import { checkForm, fieldIssue, isRequiredField, schemaField } from '../../../lib/zod-form.ts';
 import type { TFieldPath } from '../../../lib/zod-form.ts';
-import { emptyAssessment, toLessonRequest } from './draft.ts';
-import type { TLessonDraft } from './draft.ts';
+import { emptyAssessment, lessonKey, toLessonRequest } from './draft.ts';
+import { RichTextField } from './rich-text-field.tsx';
+import type { TAssessmentDraft, TLessonDraft } from './draft.ts';
 
 // One lesson (a day in a language) as a form: every rule is the shared lesson schema's, checked
 // on the lesson as the API would receive it (an empty media link is no media, an empty response
-// takes the standard text). The form is remounted for each day and language.
+// takes the standard text). The form stays mounted across days and languages: a switch puts the
+// next lesson's values into the same fields and editor (mounting the ~40 antd fields and the
+// editor again cost most of a 400–1 200 ms day switch, bench/wizard.ts).
 
-const RichTextInput = lazy(() =>
-  import('./rich-text.tsx').then((module) => ({ default: module.RichTextInput })),
-);
+/** Which lesson the form shows (a context: a switch re-renders the editor, not every field). */
+const ShownLesson = createContext('');
 
-type TRichTextProps = { value?: string; onChange?: (html: string) => void; label: string };
-
-/** The editor's chunk behind Suspense, with the `Form.Item` value and onChange passed through. */
-const LazyRichText = (props: TRichTextProps) => (
-  <Suspense fallback={<div className="rich-text rich-text-loading" aria-busy="true" />}>
-    <RichTextInput {...props} />
-  </Suspense>
+/** The topic content with the shown lesson's key, the `Form.Item` value and onChange passed on. */
+const LessonRichText = (props: Omit<ComponentProps<typeof RichTextField>, 'documentKey'>) => (
+  <RichTextField {...props} documentKey={useContext(ShownLesson)} />
 );
 
 /** A URL's start, the same in every language. */
@@ -47,7 +55,8 @@ type Props = {
   languageName: string;
   /** Where the lesson's own form instance is handed to the page, to validate before switching. */
   formRef: MutableRefObject<FormInstance | null>;
-  onChange: (values: Omit<TLessonDraft, 'day' | 'language'>) => void;
+  /** The lesson's values after a change, and whether the lesson schema accepts them. */
+  onChange: (values: Omit<TLessonDraft, 'day' | 'language'>, valid: boolean) => void;
   /** The API's field errors for this lesson from the last save. */
   serverErrors?: TLessonFieldErrors;
   /** A field to scroll to and show (a link from the publish check). */
@@ -60,6 +69,72 @@ type Props = {
 const answerTextPaths = (count: number): TFieldPath[] =>
   Array.from({ length: count }, (_, index) => ['assessment', 'answers', index, 'text']);
 
+type TFieldUpdate = { name: TFieldPath; value: unknown };
+
+/**
+ * What differs between the shown lesson and the next, as the smallest fields: with the same number
+ * of answers each answer's text, correct flag and response on its own, so the answer rows stay and
+ * only the inputs whose value changes render (a new answers list renders every row again).
+ */
+const lessonUpdates = (shown: TLessonDraft, next: TLessonDraft): TFieldUpdate[] => {
+  const updates: TFieldUpdate[] = [];
+  const compare = (name: TFieldPath, before: unknown, after: unknown) => {
+    if (before !== after) updates.push({ name, value: after });
+  };
+  for (const key of ['title', 'topic_intro', 'topic_content', 'learning_minutes'] as const) {
+    compare([key], shown[key], next[key]);
+  }
+  if (shown.media?.url !== next.media?.url || shown.media?.type !== next.media?.type) {
+    updates.push({ name: ['media'], value: next.media });
+  }
+  const before = shown.assessment;
+  const after = next.assessment;
+  if (!before || !after || before.answers.length !== after.answers.length) {
+    if (before !== after) updates.push({ name: ['assessment'], value: after });
+    return updates;
+  }
+  for (const key of ['question', 'type', 'mandatory', 'thank_you_message'] as const) {
+    compare(['assessment', key], before[key], after[key]);
+  }
+  after.answers.forEach((answer, index) => {
+    for (const key of ['text', 'correct', 'response'] as const) {
+      compare(['assessment', 'answers', index, key], before.answers[index]?.[key], answer[key]);
+    }
+  });
+  return updates;
+};
+
+/** Replaces the form's lesson with another: values, and no error or touched mark left over. */
+const showLesson = (form: FormInstance, lesson: TLessonDraft) => {
+  // `validating: false` drops a check still running for the last lesson.
+  const stale = form
+    .getFieldsError()
+    .filter(
+      ({ name, errors, warnings }) =>
+        errors.length > 0 ||
+        warnings.length > 0 ||
+        form.isFieldTouched(name) ||
+        form.isFieldValidating(name),
+    )
+    .map(({ name }) => ({ name, errors: [], warnings: [], touched: false, validating: false }));
+  // setFields, not setFieldsValue: that one marks every changed field touched and copies every
+  // list, which renders all answer rows again.
+  form.setFields([...lessonUpdates(form.getFieldsValue(true) as TLessonDraft, lesson), ...stale]);
+};
+
+/** The lesson's values, as the page keeps them. */
+const lessonValues = (form: FormInstance): Omit<TLessonDraft, 'day' | 'language'> => {
+  const values = form.getFieldsValue(true) as TLessonDraft;
+  return {
+    title: values.title,
+    topic_intro: values.topic_intro,
+    topic_content: values.topic_content,
+    learning_minutes: values.learning_minutes,
+    media: values.media,
+    assessment: values.assessment,
+  };
+};
+
 export const LessonForm = ({
   lesson,
   languageName,
@@ -71,8 +146,6 @@ export const LessonForm = ({
   extra,
 }: Props) => {
   const { t } = useTranslation();
-  // Each lesson has its own form, so it starts from its own values (a form shared by every day
-  // keeps the last lesson's over a new initialValues); the page validates through formRef.
   const [form] = Form.useForm();
   useEffect(() => {
     formRef.current = form;
@@ -80,6 +153,95 @@ export const LessonForm = ({
       if (formRef.current === form) formRef.current = null;
     };
   }, [form, formRef]);
+  // The first lesson's values start the form; later ones are put in by showLesson.
+  const [initialValues] = useState(lesson);
+  const key = lessonKey(lesson.day, lesson.language);
+  const shownKey = useRef(key);
+  // The page's handler of this render, for callbacks that stay the same across lessons.
+  const latestOnChange = useRef(onChange);
+  useLayoutEffect(() => {
+    latestOnChange.current = onChange;
+  });
+
+  // Before the next lesson paints: its values in place of the last one's, which leaves no error,
+  // touched mark or pending check behind; then its server errors and the field to show.
+  useLayoutEffect(() => {
+    if (shownKey.current !== key) {
+      shownKey.current = key;
+      showLesson(form, lesson);
+    }
+    if (serverErrors?.length) form.setFields(serverErrors);
+    if (focus) {
+      form.scrollToField(focus, { focus: true, block: 'center' });
+      void form.validateFields([focus]).catch(() => undefined);
+    }
+    // Once per lesson shown: the values come from the form from then on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  const assessment = Form.useWatch('assessment', { form, preserve: true }) as
+    TLessonDraft['assessment'] | undefined;
+
+  /** Hands the values to the page; the answers list's rules concern every answer. */
+  const changed = useCallback(
+    (part: Partial<TLessonDraft>) => {
+      const values = lessonValues(form);
+      // The same check the fields' rules make of this change (checkForm parses it once).
+      const valid = checkForm(LESSON_FORM_SCHEMA, form.getFieldsValue(true)).success;
+      latestOnChange.current(values, valid);
+      // Similar answers and the correct-answer rule concern the whole list: check it again.
+      if (part.assessment && values.assessment) {
+        const touched = answerTextPaths(values.assessment.answers.length).filter((path) =>
+          form.isFieldTouched(path),
+        );
+        void form.validateFields([...touched, ['assessment', 'answers']]).catch(() => undefined);
+      }
+    },
+    [form],
+  );
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      requiredMark
+      disabled={readOnly}
+      initialValues={initialValues}
+      onValuesChange={changed}
+      className="lesson-form"
+      aria-label={t('courses.wizard.content.formLabel', {
+        day: lesson.day,
+        language: languageName,
+      })}
+    >
+      {extra}
+      <ShownLesson.Provider value={key}>
+        <LessonFields
+          form={form}
+          hasAssessment={!!assessment}
+          type={assessment?.type}
+          answerCount={assessment?.answers.length ?? 0}
+          changed={changed}
+        />
+      </ShownLesson.Provider>
+    </Form>
+  );
+};
+
+type TFieldsProps = {
+  form: FormInstance;
+  hasAssessment: boolean;
+  type: TAssessmentDraft['type'] | undefined;
+  answerCount: number;
+  changed: (part: Partial<TLessonDraft>) => void;
+};
+
+/**
+ * The fields: rendered again only when the assessment's shape changes (on, type, number of
+ * answers), not on a day switch or a keystroke, when only the fields whose value changed do.
+ */
+const LessonFields = memo(({ form, hasAssessment, type, answerCount, changed }: TFieldsProps) => {
+  const { t } = useTranslation();
   const translate = useMemo(
     () => (text: string) => translateMessage(describeMessage(text), t),
     [t],
@@ -103,47 +265,10 @@ export const LessonForm = ({
     }),
     [form, translate],
   );
-  const mounted = useRef(false);
-
-  useEffect(() => {
-    if (serverErrors?.length) form.setFields(serverErrors);
-    if (focus) {
-      form.scrollToField(focus, { focus: true, block: 'center' });
-      void form.validateFields([focus]).catch(() => undefined);
-    }
-    mounted.current = true;
-    // Once per mounted lesson: the form is keyed by day and language.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  const assessment = Form.useWatch('assessment', { form, preserve: true }) as
-    TLessonDraft['assessment'] | undefined;
-  const type = assessment?.type;
-  const answerCount = assessment?.answers.length ?? 0;
-
-  const onValuesChange = (changed: Partial<TLessonDraft>) => {
-    const values = form.getFieldsValue(true) as TLessonDraft;
-    onChange({
-      title: values.title,
-      topic_intro: values.topic_intro,
-      topic_content: values.topic_content,
-      learning_minutes: values.learning_minutes,
-      media: values.media,
-      assessment: values.assessment,
-    });
-    // Similar answers and the correct-answer rule concern the whole list: check it again.
-    if (changed.assessment && values.assessment) {
-      const touched = answerTextPaths(values.assessment.answers.length).filter((path) =>
-        form.isFieldTouched(path),
-      );
-      void form.validateFields([...touched, ['assessment', 'answers']]).catch(() => undefined);
-    }
-  };
+  const assessmentNow = () => form.getFieldValue('assessment') as TLessonDraft['assessment'];
 
   const setType = (next: string) => {
-    const current = (form.getFieldValue('assessment') ?? emptyAssessment()) as NonNullable<
-      TLessonDraft['assessment']
-    >;
+    const current = assessmentNow() ?? emptyAssessment();
     if (next === 'true_false') {
       form.setFieldValue(
         ['assessment', 'answers'],
@@ -155,30 +280,18 @@ export const LessonForm = ({
     } else if (next === 'multiple_choice' && current.answers.length < 2) {
       form.setFieldValue(['assessment', 'answers'], emptyAssessment().answers);
     }
-    onValuesChange({ assessment: form.getFieldValue('assessment') as TLessonDraft['assessment'] });
+    changed({ assessment: assessmentNow() });
   };
 
   return (
-    <Form
-      form={form}
-      layout="vertical"
-      requiredMark
-      disabled={readOnly}
-      initialValues={lesson}
-      onValuesChange={onValuesChange}
-      className="lesson-form"
-      aria-label={t('courses.wizard.content.formLabel', {
-        day: lesson.day,
-        language: languageName,
-      })}
-    >
-      {extra}
+    <>
       <Form.Item {...field(['title'])} label={t('courses.wizard.lesson.title')}>
         <Input count={{ show: true, max: TEXT_LIMITS.lessonTitle }} />
       </Form.Item>
       <Form.Item {...field(['topic_intro'])} label={t('courses.wizard.lesson.topicIntro')}>
         <Input.TextArea
-          autoSize={{ minRows: 2, maxRows: 6 }}
+          rows={2}
+          classNames={{ textarea: 'grow-text grow-text-2-6' }}
           count={{ show: true, max: TEXT_LIMITS.topicIntro }}
         />
       </Form.Item>
@@ -187,7 +300,7 @@ export const LessonForm = ({
         label={t('courses.wizard.lesson.topicContent')}
         extra={t('courses.wizard.lesson.topicContentHelp')}
       >
-        <LazyRichText label={t('courses.wizard.lesson.topicContent')} />
+        <LessonRichText label={t('courses.wizard.lesson.topicContent')} />
       </Form.Item>
       <div className="form-grid">
         <Form.Item
@@ -210,22 +323,23 @@ export const LessonForm = ({
         <div className="assessment-head">
           <h3 className="assessment-title">{t('courses.wizard.assessment.title')}</h3>
           <Switch
-            checked={!!assessment}
+            checked={hasAssessment}
             aria-label={t('courses.wizard.assessment.enabled')}
             onChange={(on) => {
               form.setFieldValue('assessment', on ? emptyAssessment() : null);
-              onValuesChange({ assessment: on ? emptyAssessment() : null });
+              changed({ assessment: assessmentNow() });
             }}
           />
         </div>
-        {assessment && (
+        {hasAssessment && (
           <>
             <Form.Item
               {...field(['assessment', 'question'])}
               label={t('courses.wizard.assessment.question')}
             >
               <Input.TextArea
-                autoSize={{ minRows: 1, maxRows: 4 }}
+                rows={1}
+                classNames={{ textarea: 'grow-text grow-text-1-4' }}
                 count={{ show: true, max: TEXT_LIMITS.question }}
               />
             </Form.Item>
@@ -305,11 +419,7 @@ export const LessonForm = ({
                           })}
                           onClick={() => {
                             remove(answer.name);
-                            onValuesChange({
-                              assessment: form.getFieldValue(
-                                'assessment',
-                              ) as TLessonDraft['assessment'],
-                            });
+                            changed({ assessment: assessmentNow() });
                           }}
                         />
                       )}
@@ -321,11 +431,7 @@ export const LessonForm = ({
                       icon={<PlusOutlined />}
                       onClick={() => {
                         add({ text: '', correct: false, response: '' });
-                        onValuesChange({
-                          assessment: form.getFieldValue(
-                            'assessment',
-                          ) as TLessonDraft['assessment'],
-                        });
+                        changed({ assessment: assessmentNow() });
                       }}
                     >
                       {t('courses.wizard.assessment.addAnswer')}
@@ -339,13 +445,15 @@ export const LessonForm = ({
               label={t('courses.wizard.assessment.thankYou')}
             >
               <Input.TextArea
-                autoSize={{ minRows: 1, maxRows: 4 }}
+                rows={1}
+                classNames={{ textarea: 'grow-text grow-text-1-4' }}
                 count={{ show: true, max: TEXT_LIMITS.response }}
               />
             </Form.Item>
           </>
         )}
       </section>
-    </Form>
+    </>
   );
-};
+});
+LessonFields.displayName = 'LessonFields';
