@@ -6,10 +6,10 @@ import { createManualClock } from '../../apps/api/src/lib/clock.ts';
 
 // The scheduler process of bench/delivery.ts: opens the bench's database as a server would (its
 // connections, the provider URLs pointed at the fake), runs one scheduler tick at the given time
-// with the connectors' real pacing, and prints one JSON line: the tick's wall time, the time spent
-// in calls to the provider (every fetch, timed here), the time spent waiting for the connection's
-// pace (the scheduler's own metric), and the CPU used. bench/delivery.ts kills it with SIGKILL
-// mid-tick and starts it again.
+// with the connectors' real pacing, and prints one JSON line: the tick's wall time, the time in
+// calls to the provider (every fetch and its body read, timed here), the time spent waiting for
+// the connection's pace (the scheduler's own metric), and the CPU used. bench/delivery.ts kills
+// it with SIGKILL mid-tick and starts it again.
 
 export type WorkerConfig = {
   database: DatabaseConfig;
@@ -32,19 +32,29 @@ export type WorkerReport = {
 
 const main = async () => {
   const config = JSON.parse(process.env.BENCH_DELIVERY_WORKER ?? '') as WorkerConfig;
-  // The provider's share of the time: from the request to the response's headers, measured
-  // around every fetch (the WhatsApp, Webex, Teams and Google Chat clients use fetch).
+  // The provider's share of the time: from the request to the end of its answer's body,
+  // measured around every fetch and body read (the WhatsApp, Webex, Teams and Google Chat
+  // clients use fetch, then response.text()).
   const realFetch = globalThis.fetch;
+  const textOf = Object.getOwnPropertyDescriptor(Response.prototype, 'text')!.value as (
+    this: Response,
+  ) => Promise<string>;
   let providerMs = 0;
   let providerCalls = 0;
-  globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
+  const timed = async <T>(call: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
-      return await realFetch(...args);
+      return await call();
     } finally {
       providerMs += performance.now() - started;
-      providerCalls += 1;
     }
+  };
+  globalThis.fetch = (...args: Parameters<typeof fetch>) => {
+    providerCalls += 1;
+    return timed(() => realFetch(...args));
+  };
+  Response.prototype.text = function (this: Response) {
+    return timed(() => textOf.call(this));
   };
   const app = await buildApp({
     database: config.database,
@@ -54,7 +64,6 @@ const main = async () => {
     channels: config.channels,
     logger: false,
   });
-  process.stdout.write('ready\n');
   const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await runSchedulerTick(app);

@@ -22,12 +22,15 @@ export const startFakeWhatsApp = async ({
   phoneNumberId = '106540352242922',
   businessAccountId = '102290129340398',
   templateName = 'ccp_new_lesson',
+  onMessage,
 }: {
   token?: string;
   appSecret?: string;
   phoneNumberId?: string;
   businessAccountId?: string;
   templateName?: string;
+  /** Called with each message taken, before the answer goes back (bench/delivery.ts kills there). */
+  onMessage?: (message: WhatsAppMessage) => void;
 } = {}) => {
   const messages: WhatsAppMessage[] = [];
   const refused: { problems: string[] }[] = [];
@@ -138,6 +141,7 @@ export const startFakeWhatsApp = async ({
       const to = String(json.to).replace(/^\+/, '');
       const message = { ...json, id: `wamid.${randomUUID()}`, to };
       messages.push(message as WhatsAppMessage);
+      onMessage?.(message as WhatsAppMessage);
       return sendJson(response, 200, {
         messaging_product: 'whatsapp',
         contacts: [{ input: json.to, wa_id: to }],
