@@ -15,7 +15,10 @@ export type ChannelSettings = {
     publicUrl: string | null;
   };
   teams: {
-    /** Bot Framework token endpoint (CCP_TEAMS_TOKEN_URL). */
+    /**
+     * The Microsoft identity token endpoint (CCP_TEAMS_TOKEN_URL), `{tenant}` standing for the
+     * connection's tenant id (TEAMS_LEGACY_TENANT for a multi-tenant bot).
+     */
     tokenUrl: string;
     /** The Bot Connector's OpenID metadata, naming the keys inbound tokens are signed with (CCP_TEAMS_OPENID_URL). */
     openIdMetadataUrl: string;
@@ -47,7 +50,7 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
     jwksUrl: 'https://www.googleapis.com/service_accounts/v1/jwk/chat@system.gserviceaccount.com',
   },
   teams: {
-    tokenUrl: 'https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token',
+    tokenUrl: 'https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token',
     openIdMetadataUrl: 'https://login.botframework.com/v1/.well-known/openidconfiguration',
   },
 };

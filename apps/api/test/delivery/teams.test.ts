@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { TEAMS_LEGACY_TENANT, teamsTokenUrl } from '../../src/delivery/channels/teams/client.ts';
 import { renderTeamsActivity } from '../../src/delivery/channels/teams/render.ts';
 import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
 import { adaptiveCardProblems } from '../fakes/adaptive-cards.ts';
@@ -30,13 +31,29 @@ describe('Teams delivery', async () => {
   });
   const now = () => app.testClock.now();
 
-  it('connecting gets an app token; a wrong password is saved with the provider’s error', async () => {
-    const save = (password: string) =>
-      connect({ tenant_id: randomUUID(), app_id: fake.appId, app_password: password });
-    const wrong = await save('wrong');
+  it('connecting gets an app token from the bot’s own tenant; a wrong tenant or password is saved with the provider’s error', async () => {
+    const save = (tenant: string, password: string) =>
+      connect({ tenant_id: tenant, app_id: fake.appId, app_password: password });
+    const otherTenant = await save(randomUUID(), fake.appPassword);
+    expect(otherTenant.json.data).toMatchObject({ status: 'error', available: true });
+    expect(String(otherTenant.json.data.last_error)).toContain('AADSTS700016');
+    const wrong = await save(fake.tenantId, 'wrong');
     expect(wrong.json.data).toMatchObject({ status: 'error', available: true });
     expect(String(wrong.json.data.last_error)).toContain('invalid_client');
-    expect((await save(fake.appPassword)).json.data).toMatchObject({ status: 'connected' });
+    expect((await save(` ${fake.tenantId} `, fake.appPassword)).json.data).toMatchObject({
+      status: 'connected',
+    });
+    expect(fake.tokenTenants.at(-1)).toBe(fake.tenantId);
+  });
+
+  it('asks botframework.com for the token of an older multi-tenant bot', () => {
+    const template = 'https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token';
+    expect(teamsTokenUrl(template, TEAMS_LEGACY_TENANT)).toBe(
+      'https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token',
+    );
+    expect(teamsTokenUrl(template, '72f988bf-86f1-41af-91ab-2d7cd011db47')).toBe(
+      'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/oauth2/v2.0/token',
+    );
   });
 
   it('installs, sends the card, takes a verified submit once from the learner only, and Insights counts it', async () => {

@@ -20,7 +20,8 @@ export type TeamsActivitySent = {
 export const startFakeTeams = async ({
   appId = '8a1c4f1e-1f7e-4c1b-9d35-5f2f4b7f6a10',
   appPassword = 'teams-app-password',
-}: { appId?: string; appPassword?: string } = {}) => {
+  tenantId = '72f988bf-86f1-41af-91ab-2d7cd011db47',
+}: { appId?: string; appPassword?: string; tenantId?: string } = {}) => {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const kid = 'fake-bot-connector-key';
   const jwk = { ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' };
@@ -29,13 +30,24 @@ export const startFakeTeams = async ({
   const members = new Map<string, { id: string; email: string; conversationId: string }>();
   const activities: TeamsActivitySent[] = [];
   const refused: string[][] = [];
+  /** The tenant of each token request (the path's first segment). */
+  const tokenTenants: string[] = [];
   let base = '';
   let rateLimited: { remaining: number; retryAfter: number } | null = null;
 
   const listening = await listen((request, response, body) => {
     const url = new URL(request.url ?? '/', 'http://fake');
     const path = url.pathname;
-    if (request.method === 'POST' && path === '/botframework.com/oauth2/v2.0/token') {
+    const tokenPath = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(path);
+    if (request.method === 'POST' && tokenPath) {
+      // A single-tenant app exists only in its own tenant (Microsoft's AADSTS700016 otherwise).
+      tokenTenants.push(decodeURIComponent(tokenPath[1] ?? ''));
+      if (decodeURIComponent(tokenPath[1] ?? '') !== tenantId) {
+        return sendJson(response, 400, {
+          error: 'unauthorized_client',
+          error_description: `AADSTS700016: Application with identifier '${appId}' was not found in the directory '${tokenPath[1]}'.`,
+        });
+      }
       const form = new URLSearchParams(body);
       if (
         form.get('grant_type') !== 'client_credentials' ||
@@ -158,7 +170,9 @@ export const startFakeTeams = async ({
   };
 
   return {
-    tokenUrl: `${base}/botframework.com/oauth2/v2.0/token`,
+    tokenUrl: `${base}/{tenant}/oauth2/v2.0/token`,
+    tenantId,
+    tokenTenants,
     openIdMetadataUrl: `${base}/v1/.well-known/openidconfiguration`,
     serviceUrl,
     appId,

@@ -34,7 +34,7 @@ type TRow = TChannelConnection & { id: string };
 
 /** An administrator's form for one provider: its fields, secrets write-only. */
 const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { notification } = App.useApp();
   const [form] = Form.useForm<Record<string, string>>();
   const { mutate: update, mutation } = useUpdate();
@@ -130,7 +130,9 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
           extra={
             field.secret && row.secrets_set.includes(field.key)
               ? t('channel-connections.secretStored')
-              : undefined
+              : i18n.exists(`channel-connections.hints.${field.key}`)
+                ? t(`channel-connections.hints.${field.key}`)
+                : undefined
           }
         >
           {field.secret ? (

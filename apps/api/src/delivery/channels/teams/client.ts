@@ -4,7 +4,8 @@ import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import { renderTeamsActivity } from './render.ts';
 
 // The Teams connector (Bot Framework REST, plain fetch): an app token by client credentials from
-// the configured token endpoint (CCP_TEAMS_TOKEN_URL), cached until shortly before it expires;
+// the token endpoint of the bot's tenant (CCP_TEAMS_TOKEN_URL with `{tenant}`), cached until
+// shortly before it expires;
 // a learner is the conversation reference saved when they installed the app (serviceUrl and
 // conversation id); a lesson is one activity POSTed to that conversation.
 
@@ -13,6 +14,17 @@ import { renderTeamsActivity } from './render.ts';
 export const TEAMS_MESSAGES_PER_SECOND = 15;
 
 export const BOT_FRAMEWORK_SCOPE = 'https://api.botframework.com/.default';
+
+/**
+ * The tenant whose endpoint issues a multi-tenant bot's tokens. Azure Bot Service creates only
+ * single-tenant bots since 31 July 2025: their tokens come from their own tenant (the
+ * connection's tenant id); an older multi-tenant bot enters this as its tenant id.
+ */
+export const TEAMS_LEGACY_TENANT = 'botframework.com';
+
+/** The token endpoint for the connection's tenant (a URL without `{tenant}` is used as it is). */
+export const teamsTokenUrl = (template: string, tenantId: string | undefined) =>
+  template.replaceAll('{tenant}', encodeURIComponent(tenantId?.trim() || TEAMS_LEGACY_TENANT));
 
 type TokenAnswer = { access_token: string; expires_in: number };
 type BotError = {
@@ -28,12 +40,13 @@ export type ConversationReference = { serviceUrl: string; conversationId: string
 export const createTokenSource = (settings: ChannelSettings['teams']) => {
   const tokens = new Map<string, { token: string; until: number }>();
   return async (connection: Connection): Promise<string> => {
-    const key = `${connection.providerIds.app_id}:${connection.secrets.app_password}`;
+    const url = teamsTokenUrl(settings.tokenUrl, connection.providerIds.tenant_id);
+    const key = `${url}:${connection.providerIds.app_id}:${connection.secrets.app_password}`;
     const cached = tokens.get(key);
     if (cached && cached.until > Date.now()) return cached.token;
     const answer = await callJson<TokenAnswer>({
       method: 'POST',
-      url: settings.tokenUrl,
+      url,
       form: {
         grant_type: 'client_credentials',
         client_id: connection.providerIds.app_id ?? '',
