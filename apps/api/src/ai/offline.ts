@@ -12,6 +12,7 @@ import {
 import type { TAiPromptId, TAssessment, TAssessmentType, TLesson, TLocale } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
+import { titleOf } from './clean.ts';
 import { fill } from './messages.ts';
 import {
   charCount,
@@ -490,7 +491,10 @@ export const learningMinutesFor = (text: string, hasAssessment: boolean): number
  * An intro: the first sentences, up to about 300 characters and less than half of the text (so
  * it does not repeat the whole content), at least one sentence, never over the 600 of §5.
  */
-export const introFrom = (sentences: readonly string[]): string => {
+export const introFrom = (all: readonly string[]): string => {
+  // A piece of a sentence cut off where the text began (a page, a slide) does not open a lesson.
+  const first = all.findIndex((sentence) => !/^[\p{Ll},;:)\]–—-]/u.test(sentence));
+  const sentences = first > 0 ? all.slice(first) : all;
   const total = sentences.reduce((sum, sentence) => sum + sentence.length + 1, 0);
   const target = Math.min(INTRO_TARGET, total / 2);
   const kept: string[] = [];
@@ -527,7 +531,10 @@ export const generateOfflineLessons = (
     const visible = stripHtml(content.html.replace(/<\/p>/g, '</p> '));
     return {
       day: index + 1,
-      title: clampText(unit.heading ?? allSentences[0] ?? '', TEXT_LIMITS.lessonTitle),
+      title: clampText(
+        unit.heading ? titleOf(unit.heading) : (allSentences[0] ?? ''),
+        TEXT_LIMITS.lessonTitle,
+      ),
       intro: introFrom(allSentences),
       content: content.html,
       sentences: sentencesOf(visible, language),
