@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { extractDocument } from '../../src/ai/extract.ts';
 import type { TDocumentType } from '../../src/ai/extract.ts';
 import { generateOfflineLessons } from '../../src/ai/offline.ts';
-import { sentencesOf } from '../../src/ai/text.ts';
+import { sentencesOf, textToBlocks } from '../../src/ai/text.ts';
 import {
   GUIDE_CHAPTERS,
   GUIDE_FURNITURE,
@@ -92,3 +92,51 @@ describe.each<[TDocumentType, () => Promise<Buffer>]>([
     }
   });
 });
+
+// Italian and German go by language-neutral rules (terms.ts): the term an article leads into,
+// German capitalised nouns.
+const GUIDES: Record<'it' | 'de', string> = {
+  it: `# Preparare la prima chiamata
+Una chiamata di vendita comincia prima che squilli il telefono. Leggete le note del cliente e controllate il registro degli ordini.
+
+# Aprire con una domanda
+Aprite con una domanda sul cliente, non con il prodotto. Una domanda aperta invita il cliente a parlare delle sue priorità.
+
+# Gestire le obiezioni
+Un'obiezione è una richiesta di informazioni. Le obiezioni sul prezzo nascondono spesso un dubbio sul valore.`,
+  de: `# Das erste Gespräch vorbereiten
+Ein Verkaufsgespräch beginnt, bevor das Telefon klingelt. Lesen Sie die Notizen zum Kunden und prüfen Sie die letzte Bestellung.
+
+# Mit einer Frage eröffnen
+Eröffnen Sie mit einer Frage zum Kunden, nicht mit dem Produkt. Eine offene Frage lädt den Interessenten ein, über seine Prioritäten zu sprechen.
+
+# Einwände behandeln
+Ein Einwand ist eine Bitte um Information. Vergleichen Sie die Kosten mit der erwarteten Ersparnis.`,
+};
+
+it.each(['it', 'de'] as const)(
+  'asks about a key term in %s, the wrong answers terms of other lessons',
+  (language) => {
+    const { lessons } = generateOfflineLessons(textToBlocks(GUIDES[language]), {
+      count: 3,
+      language,
+      types: ['multiple_choice'],
+    });
+    const contents = lessons.map((lesson) => stripHtml(lesson.topic_content));
+    lessons.forEach((lesson, index) => {
+      const answers = lesson.assessment?.answers ?? [];
+      const right = answers.find((answer) => answer.correct)?.text ?? '?';
+      const sentence = /[“„](.*_____.*)[”“]/.exec(lesson.assessment?.question ?? '')?.[1] ?? '';
+      expect(sentence).toContain('_____');
+      expect(contents[index]).toContain(sentence.replace('_____', right));
+      // A term is a word or a phrase of up to three, never a run of words across a verb.
+      expect(right.split(' ').length).toBeLessThanOrEqual(3);
+      const wrong = answers.filter((answer) => !answer.correct).map((answer) => answer.text);
+      expect(wrong.length).toBeGreaterThanOrEqual(2);
+      for (const text of wrong) {
+        expect(contents[index]).not.toContain(text);
+        expect(contents.some((content) => content.includes(text))).toBe(true);
+      }
+    });
+  },
+);
