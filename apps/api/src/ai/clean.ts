@@ -1,3 +1,4 @@
+import { isPersonName } from './terms.ts';
 import type { TBlock } from './text.ts';
 
 // What surrounds a document's own text and must never become a lesson (issue 13, "the offline
@@ -30,6 +31,13 @@ export const isPageNumber = (line: string): boolean =>
     `^[\\s\\-–—\\[(]*(?:(?:${PAGE_WORDS})\\s*)?(?:\\d{1,4}|[ivxlcdm]{1,7})(?:\\s*(?:/|of|di|von|de|sur)\\s*\\d{1,4})?[\\s\\-–—\\])]*$`,
     'i',
   ).test(line.trim());
+
+/** A running chapter title with its page number, at either end ("Chapter 2: Foo 3", "4 Kapitel 2. Foo"). */
+const CHAPTER_TITLE = String.raw`(?:chapter|appendix|section|part|kapitel|abschnitt|anhang|teil|capitolo|sezione|appendice|parte)\s+[\dA-Z]{1,3}(?:\.\d+)*\s*[:.–—-]\s*\S.*?`;
+const RUNNING_TITLE = new RegExp(
+  String.raw`^(?:\d{1,4}\s+${CHAPTER_TITLE}|${CHAPTER_TITLE}\s\d{1,4})$`,
+  'i',
+);
 
 /** How many lines at the top and at the bottom of a page a header or footer may take. */
 const ZONE = 3;
@@ -92,6 +100,8 @@ export function dropPageFurniture<T>(
     if (SENTENCE_END.test(line) && words(line).length >= 4) return false;
     const repeats = lineCount.get(key) ?? 0;
     if (isProminent(item)) return repeats >= manyPages;
+    // "Chapter 2: Compiling a Program 3" at the top of a chapter's only other page.
+    if (RUNNING_TITLE.test(line)) return true;
     // An exact repeat on two pages is a running line when it carries a number (the page's).
     if (repeats >= 3 || (repeats >= 2 && /\d/.test(line))) return true;
     return (
@@ -176,6 +186,21 @@ const bareTitle = (text: string) =>
 export const isLegalTitle = (text: string): boolean => LEGAL.test(bareTitle(text));
 export const isBackMatterTitle = (text: string): boolean => BACK_MATTER.test(bareTitle(text));
 
+const NAME = String.raw`\p{Lu}[\p{Ll}'’-]+(?:\s+\p{Lu}\.)?(?:\s+(?:van|von|de|di|da|del|der|le))?(?:\s+\p{Lu}[\p{Ll}'’-]+){1,2}`;
+/** Names joined by "and" ("Jay Fenlason and Richard Stallman"), or "by …", "di …", "von …". */
+const AUTHOR_LINE = new RegExp(
+  String.raw`^(?:(?:[Bb]y|[Dd]i|[Aa] cura di|[Vv]on|[Hh]erausgegeben von)\s+${NAME}.*|${NAME}(?:\s*(?:,|and|&|und|e)\s*${NAME})+)$`,
+  'u',
+);
+const ONE_NAME = new RegExp(String.raw`^${NAME}$`, 'u');
+
+/**
+ * A title page's author line: names joined by "and", a "by" line, or one name that the English
+ * tagger knows as a person's ("Thomas Leonard").
+ */
+export const isAuthorLine = (text: string): boolean =>
+  AUTHOR_LINE.test(text.trim()) || (ONE_NAME.test(text.trim()) && isPersonName(text.trim()));
+
 const sentenceLike = (text: string) => words(text).length >= 4;
 
 /**
@@ -213,10 +238,14 @@ export const cleanBlocks = (blocks: readonly TBlock[]): TBlock[] => {
     if (contents.has(index)) continue;
     if (block.kind === 'heading') {
       skipSection = isLegalTitle(block.text);
-      if (isBackMatterTitle(block.text)) {
+      // Back matter, or a licence appendix (its numbered clauses are headings of their own), in
+      // the last half: the document's own text has ended.
+      if (isBackMatterTitle(block.text) || skipSection) {
         if (at >= total / 2) break;
         skipSection = true;
       }
+      // A title page's author line ("Jay Fenlason and Richard Stallman") is no section.
+      if (front && isAuthorLine(block.text)) continue;
       // The same heading again (a document's title on every slide) is not a new section; a
       // heading with no text after it is dropped later (offline.ts toUnits).
       const key = block.text.toLowerCase();

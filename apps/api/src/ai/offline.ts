@@ -648,7 +648,7 @@ export const generateOfflineLessons = (
     const allSentences = paragraphs.flatMap((text) => sentencesOf(text, language));
     const content = paragraphsToHtml(unit.blocks, TEXT_LIMITS.topicContent, language);
     if (content.cut) shortened = true;
-    const visible = stripHtml(content.html.replace(/<\/p>/g, '</p> '));
+    const visible = stripHtml(content.html.replace(/<\/p>/g, '</p>\n'));
     return {
       day: index + 1,
       title: clampText(titles[index] ?? allSentences[0] ?? '', TEXT_LIMITS.lessonTitle),

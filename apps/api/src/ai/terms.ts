@@ -19,6 +19,12 @@ const nlp = (text: string) => {
   return tagger(text);
 };
 
+/** Whether the English tagger reads the whole text as a person's name. */
+export const isPersonName = (text: string): boolean => {
+  const people = nlp(text).people().text().trim();
+  return people.length > 0 && people === text.trim();
+};
+
 /** A key term: its text as written in the lesson, and its kind (to match distractors to). */
 export type TTerm = {
   text: string;
@@ -184,7 +190,9 @@ const englishTerms = (sentence: string): TFound[] =>
     .map((noun) => {
       const words = noun.terms
         .filter((term) => !term.tags.some((tag) => NOT_TERM_TAGS.has(tag)))
-        .map((term) => term.text.replace(/[^\p{L}\p{N}'’-]+/gu, ''))
+        // Punctuation only at a word's ends is not the word's ("value."); inside ("file/block")
+        // it is, and such a word is no term.
+        .map((term) => term.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
         .filter(Boolean);
       while (words.length > 0 && isVerbForm(words.at(-1) ?? '')) words.pop();
       return { words, plural: noun.noun?.isPlural ?? null };

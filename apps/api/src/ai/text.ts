@@ -318,7 +318,8 @@ export const pdfLinesToBlocks = (pages: readonly (readonly TPdfLine[])[]): TBloc
     const heading =
       looksLikeHeading(text) &&
       /^[\p{Lu}\d]/u.test(text) &&
-      ((larger && afterBreak) || (afterBreak && NUMBERED_HEADING.test(text) && text.length < 80));
+      // Larger type is a break of its own (a chapter's title on a new page after a code line).
+      (larger || (afterBreak && NUMBERED_HEADING.test(text) && text.length < 80));
     if (heading) {
       flush();
       const last = blocks.at(-1);
