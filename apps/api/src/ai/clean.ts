@@ -192,14 +192,15 @@ const AUTHOR_LINE = new RegExp(
   String.raw`^(?:(?:[Bb]y|[Dd]i|[Aa] cura di|[Vv]on|[Hh]erausgegeben von)\s+${NAME}.*|${NAME}(?:\s*(?:,|and|&|und|e)\s*${NAME})+)$`,
   'u',
 );
-const ONE_NAME = new RegExp(String.raw`^${NAME}$`, 'u');
+/** One name or several in a row ("Steve Chamberlain Roland Pesch Jeff Johnston"). */
+const NAMES = new RegExp(String.raw`^${NAME}(?:\s+${NAME})*$`, 'u');
 
 /**
- * A title page's author line: names joined by "and", a "by" line, or one name that the English
- * tagger knows as a person's ("Thomas Leonard").
+ * A title page's author line: names joined by "and", a "by" line, or capitalised words that the
+ * English tagger reads, half of them at least, as people's names ("Thomas Leonard").
  */
 export const isAuthorLine = (text: string): boolean =>
-  AUTHOR_LINE.test(text.trim()) || (ONE_NAME.test(text.trim()) && isPersonName(text.trim()));
+  AUTHOR_LINE.test(text.trim()) || (NAMES.test(text.trim()) && isPersonName(text.trim()));
 
 const sentenceLike = (text: string) => words(text).length >= 4;
 

@@ -19,6 +19,7 @@ import { fill } from './messages.ts';
 import {
   charCount,
   escapeHtml,
+  looksLikeCode,
   paragraphsToHtml,
   sentencesOf,
   textToBlocks,
@@ -208,7 +209,8 @@ const isStatement = (sentence: string) => {
     words <= 40 &&
     charCount(sentence) <= 240 &&
     !sentence.endsWith('?') &&
-    /\p{L}/u.test(sentence)
+    /\p{L}/u.test(sentence) &&
+    !looksLikeCode(sentence)
   );
 };
 
@@ -584,7 +586,10 @@ export const learningMinutesFor = (text: string, hasAssessment: boolean): number
  */
 export const introFrom = (all: readonly string[]): string => {
   // A piece of a sentence cut off where the text began (a page, a slide) does not open a lesson.
-  const first = all.findIndex((sentence) => !/^[\p{Ll},;:)\]–—-]/u.test(sentence));
+  // Nor does a line of code (a function's synopsis before its description).
+  const first = all.findIndex(
+    (sentence) => !/^[\p{Ll},;:)\]–—-]/u.test(sentence) && !looksLikeCode(sentence),
+  );
   const sentences = first > 0 ? all.slice(first) : all;
   const total = sentences.reduce((sum, sentence) => sum + sentence.length + 1, 0);
   const target = Math.min(INTRO_TARGET, total / 2);

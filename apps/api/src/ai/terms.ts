@@ -19,10 +19,12 @@ const nlp = (text: string) => {
   return tagger(text);
 };
 
-/** Whether the English tagger reads the whole text as a person's name. */
+/** Whether the English tagger finds two people in the text, or reads half its words as a name. */
 export const isPersonName = (text: string): boolean => {
-  const people = nlp(text).people().text().trim();
-  return people.length > 0 && people === text.trim();
+  const words = text.trim().split(/\s+/).length;
+  const names = nlp(text).people().out('array') as string[];
+  const named = names.reduce((sum, name) => sum + name.trim().split(/\s+/).length, 0);
+  return names.length >= 2 || named * 2 >= words;
 };
 
 /** A key term: its text as written in the lesson, and its kind (to match distractors to). */

@@ -44,6 +44,16 @@ export const sentencesOf = (text: string, language = 'en'): string[] => {
   return sentences;
 };
 
+/**
+ * Text that reads as program code rather than prose: an `#include`, or symbols of code
+ * (braces, brackets, semicolons, `*`, `=`, `<>`, `#`, `_`) in more than 4% of its characters.
+ */
+export const looksLikeCode = (text: string): boolean => {
+  if (/#include\b|^\s*(?:\$|%|>>>) /m.test(text)) return true;
+  const symbols = text.match(/[{}[\]();=<>*#_\\|]/g)?.length ?? 0;
+  return symbols / Math.max(1, text.length) > 0.04;
+};
+
 export const wordCount = (text: string): number =>
   text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 
