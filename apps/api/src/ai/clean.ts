@@ -238,10 +238,18 @@ export const cleanBlocks = (blocks: readonly TBlock[]): TBlock[] => {
     seen += block.text.length;
     if (contents.has(index)) continue;
     if (block.kind === 'heading') {
-      skipSection = isLegalTitle(block.text);
+      // A licence or copyright section: its title says so and it is short ("License",
+      // "Appendix A GNU Free Documentation License"), or the small print follows at once (a
+      // chapter "Licensing models for SaaS" of a course on licences is the course's text).
+      const next = blocks.slice(index + 1).find((other) => other.kind === 'paragraph');
+      skipSection =
+        isLegalTitle(block.text) &&
+        (words(bareTitle(block.text)).length <= 2 ||
+          /gnu|creative commons|licen[cs]e$/i.test(bareTitle(block.text)) ||
+          (!!next && isBoilerplate(next.text)));
       // Back matter, or a licence appendix (its numbered clauses are headings of their own), in
       // the last half: the document's own text has ended.
-      if (isBackMatterTitle(block.text) || skipSection) {
+      if (isBackMatterTitle(block.text) || (skipSection && !!next && isBoilerplate(next.text))) {
         if (at >= total / 2) break;
         skipSection = true;
       }

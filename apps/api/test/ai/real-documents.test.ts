@@ -6,6 +6,7 @@ import { stripHtml } from '@ccp/schemas';
 import type { TLesson } from '@ccp/schemas';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { cleanBlocks } from '../../src/ai/clean.ts';
 import { extractDocument } from '../../src/ai/extract.ts';
 import type { TDocumentType } from '../../src/ai/extract.ts';
 import { generateOfflineLessons } from '../../src/ai/offline.ts';
@@ -140,3 +141,25 @@ it.each(['it', 'de'] as const)(
     });
   },
 );
+
+it('leaves out a licence appendix with its clauses, not a chapter about licences', () => {
+  const paragraph = (text: string) => ({ kind: 'paragraph' as const, text });
+  const heading = (text: string) => ({ kind: 'heading' as const, text });
+  const course = [
+    heading('1 Software for teams'),
+    paragraph('Teams choose software by what it costs, what it does and how it is licensed.'),
+    heading('2 Licensing models for SaaS'),
+    paragraph('A SaaS licence is paid per seat and month, and ends when the payments stop.'),
+    paragraph('A perpetual licence is paid once; updates after the first year cost extra.'),
+    paragraph('An open-source licence costs nothing, but its conditions still bind the team.'),
+  ];
+  const appendix = [
+    heading('Appendix A GNU Free Documentation License'),
+    paragraph('Version 1.3, 3 November 2008. Copyright © 2000, 2008 Free Software Foundation.'),
+    heading('1. APPLICABILITY AND DEFINITIONS'),
+    paragraph(
+      'This License applies to any manual or other work, in any medium, that contains a notice.',
+    ),
+  ];
+  expect(cleanBlocks([...course, ...appendix])).toEqual(course);
+});
