@@ -156,9 +156,10 @@ export const dropContentsLines = (lines: readonly string[]): string[] => {
 // Copyright and licence text, the small print of a title page (strong marks only: a lesson about
 // copyright law keeps its text).
 const BOILERPLATE = [
-  /©|\(c\)\s*\d{4}|copyright\s+(?:\(c\)\s*)?\d{4}/i,
+  // TeX's © comes out of a PDF as "c ⃝" (a c and a combining circle).
+  /©|\(c\)\s*\d{4}|c\s?\u20dd|copyright\s+(?:\(c\)\s*)?\d{4}/i,
   /all rights reserved|alle rechte vorbehalten|tutti i diritti riservati/i,
-  /permission is granted to (?:copy|use|reproduce)|è consentit[ao] (?:la )?(?:copia|riproduzione)|es ist gestattet, (?:dieses|das) dokument/i,
+  /permission is granted to (?:copy|use|reproduce)|permitted to copy and distribute verbatim|è consentit[ao] (?:la )?(?:copia|riproduzione)|es ist gestattet, (?:dieses|das) dokument/i,
   /gnu (?:free documentation|general public|lesser general public) licen[cs]e/i,
   /creative commons|licensed under the|lizenziert unter der|rilasciat[oa] sotto (?:la )?licenza/i,
   /\bISBN(?:-1[03])?:?\s*[\d-]{10,}/,
@@ -167,7 +168,9 @@ const BOILERPLATE = [
 export const isBoilerplate = (text: string): boolean =>
   BOILERPLATE.some((pattern) => pattern.test(text));
 
-const NUMBERING = /^(?:(?:appendix|appendice|anhang)\s+)?(?:[A-Z\d]+(?:\.\d+)*[.:)]?\s+)?/i;
+// "4.2 ", "A ", "IV. ", "Appendix B: " (a word like "GNU" is not a number).
+const NUMBERING =
+  /^(?:(?:[Aa]ppendix|APPENDIX|[Aa]ppendice|[Aa]nhang)\s+)?(?:(?:\d+(?:\.\d+)*|[A-Z]|[IVX]+)[.:)]?\s+)?/;
 
 /** Headings of the small print, skipped wherever they are (up to the next heading). */
 const LEGAL =
