@@ -110,13 +110,60 @@ const withZip = async <T>(filePath: string, read: (zip: ZipArchive) => Promise<T
   }
 };
 
+type TDocxStyle = { heading: boolean; contents: boolean };
+
+/**
+ * What each paragraph style of a .docx is, from word/styles.xml: a style's id is in the user's
+ * language ("Titolo1", "berschrift1") but a built-in style's name is not ("heading 1", "Title",
+ * "toc 1"); an outline level of 0–5 makes a heading too, and a style takes after the one it is
+ * based on (a custom "Chapter" style based on Heading 1).
+ */
+const docxStyles = (xml: string): Map<string, TDocxStyle> => {
+  const raw = new Map<string, { name: string; outline: boolean; basedOn: string | null }>();
+  for (const match of xml.matchAll(/<w:style\b([^>]*)>([\s\S]*?)<\/w:style>/g)) {
+    const id = /w:styleId="([^"]*)"/.exec(match[1] ?? '')?.[1];
+    const body = match[2] ?? '';
+    if (!id) continue;
+    raw.set(id, {
+      name: /<w:name\s+w:val="([^"]*)"/.exec(body)?.[1] ?? id,
+      outline: /<w:outlineLvl\s+w:val="[0-5]"/.test(body),
+      basedOn: /<w:basedOn\s+w:val="([^"]*)"/.exec(body)?.[1] ?? null,
+    });
+  }
+  const styles = new Map<string, TDocxStyle>();
+  const resolve = (id: string, depth = 0): TDocxStyle => {
+    const known = styles.get(id);
+    if (known) return known;
+    const style = raw.get(id);
+    const own = style?.name ?? id;
+    const base: TDocxStyle =
+      style?.basedOn && depth < 10
+        ? resolve(style.basedOn, depth + 1)
+        : { heading: false, contents: false };
+    const contents = /^toc/i.test(own.replace(/\s+/g, '')) || base.contents;
+    const resolved = {
+      heading:
+        !contents && (/^(?:title|heading\s*[1-6])$/i.test(own) || !!style?.outline || base.heading),
+      contents,
+    };
+    styles.set(id, resolved);
+    return resolved;
+  };
+  for (const id of raw.keys()) resolve(id);
+  return styles;
+};
+
 // A docx's text is read from word/document.xml as it streams: paragraphs and headings (Title
-// and Heading 1–6 styles), table cells through their paragraphs, until DOCUMENT_LIMITS.textChars.
+// and Heading 1–6 styles by name, whatever their id, or an outline level), table cells through
+// their paragraphs, until DOCUMENT_LIMITS.textChars.
 // A DOM of the whole document (mammoth) took 3.5 GB for 60 MB of paragraphs.
 const readDocx = (filePath: string): Promise<TBlock[]> =>
   withZip(filePath, async (zip) => {
     const entry = zip.entries.get('word/document.xml');
     if (!entry) throw new UnreadableFileError();
+    const styles = docxStyles(
+      (await xmlParts(zip, (name) => name === 'word/styles.xml')).get('word/styles.xml') ?? '',
+    );
     const blocks: TBlock[] = [];
     let chars = 0;
     let text: string | null = null;
@@ -134,9 +181,14 @@ const readDocx = (filePath: string): Promise<TBlock[]> =>
         const style = String(
           Object.entries(tag.attributes).find(([key]) => key.endsWith('val'))?.[1] ?? '',
         );
-        heading = /^(title|heading\s*[1-6])$/i.test(style);
+        const known = styles.get(style);
+        heading = known?.heading ?? /^(title|heading\s*[1-6])$/i.test(style);
         // Entries of Word's table of contents (TOC 1–9, TOC Heading) are not the text.
-        contents = /^toc/i.test(style.replace(/\s+/g, ''));
+        contents = known?.contents ?? /^toc/i.test(style.replace(/\s+/g, ''));
+      } else if (name === 'outlineLvl' && text !== null) {
+        // A paragraph given an outline level of its own is a heading whatever its style.
+        const level = Object.entries(tag.attributes).find(([key]) => key.endsWith('val'))?.[1];
+        if (/^[0-5]$/.test(String(level))) heading = true;
       } else if (name === 't' && !tag.isSelfClosing) inText = true;
       else if ((name === 'tab' || name === 'br') && text !== null) text += ' ';
     });
