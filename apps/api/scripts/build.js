@@ -25,6 +25,8 @@ const EXTERNAL = [
   'tsx',
   // Only with CCP_STORAGE_URL (storage/s3-store.ts loads it on first use).
   '@aws-sdk/client-s3',
+  // Loaded at the first English offline draft (ai/terms.ts), not at start-up.
+  'compromise',
 ];
 await build({
   entryPoints: {

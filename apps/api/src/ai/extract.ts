@@ -9,8 +9,15 @@ import { SaxesParser } from 'saxes';
 import { contentMatches, headOf } from '../lib/sniff.ts';
 import { ZipReadError, ZipTooLargeError, openZip } from '../lib/zip.ts';
 import type { ZipArchive } from '../lib/zip.ts';
-import { pdfPageToBlocks, textToBlocks } from './text.ts';
-import type { TBlock } from './text.ts';
+import {
+  cleanBlocks,
+  contentsLines,
+  dropContentsLines,
+  dropPageFurniture,
+  isContentsTitle,
+} from './clean.ts';
+import { PDF_HEADING_SCALE, pdfBodySize, pdfLinesToBlocks, textToBlocks } from './text.ts';
+import type { TBlock, TPdfLine } from './text.ts';
 
 // Text extraction from the document types of the AI import: txt, docx (its document XML,
 // streamed), pptx (the slide XML) and pdf (pdf-parse in a worker thread). Video and audio go to
@@ -103,17 +110,65 @@ const withZip = async <T>(filePath: string, read: (zip: ZipArchive) => Promise<T
   }
 };
 
+type TDocxStyle = { heading: boolean; contents: boolean };
+
+/**
+ * What each paragraph style of a .docx is, from word/styles.xml: a style's id is in the user's
+ * language ("Titolo1", "berschrift1") but a built-in style's name is not ("heading 1", "Title",
+ * "toc 1"); an outline level of 0–5 makes a heading too, and a style takes after the one it is
+ * based on (a custom "Chapter" style based on Heading 1).
+ */
+const docxStyles = (xml: string): Map<string, TDocxStyle> => {
+  const raw = new Map<string, { name: string; outline: boolean; basedOn: string | null }>();
+  for (const match of xml.matchAll(/<w:style\b([^>]*)>([\s\S]*?)<\/w:style>/g)) {
+    const id = /w:styleId="([^"]*)"/.exec(match[1] ?? '')?.[1];
+    const body = match[2] ?? '';
+    if (!id) continue;
+    raw.set(id, {
+      name: /<w:name\s+w:val="([^"]*)"/.exec(body)?.[1] ?? id,
+      outline: /<w:outlineLvl\s+w:val="[0-5]"/.test(body),
+      basedOn: /<w:basedOn\s+w:val="([^"]*)"/.exec(body)?.[1] ?? null,
+    });
+  }
+  const styles = new Map<string, TDocxStyle>();
+  const resolve = (id: string, depth = 0): TDocxStyle => {
+    const known = styles.get(id);
+    if (known) return known;
+    const style = raw.get(id);
+    const own = style?.name ?? id;
+    const base: TDocxStyle =
+      style?.basedOn && depth < 10
+        ? resolve(style.basedOn, depth + 1)
+        : { heading: false, contents: false };
+    const contents = /^toc/i.test(own.replace(/\s+/g, '')) || base.contents;
+    const resolved = {
+      heading:
+        !contents && (/^(?:title|heading\s*[1-6])$/i.test(own) || !!style?.outline || base.heading),
+      contents,
+    };
+    styles.set(id, resolved);
+    return resolved;
+  };
+  for (const id of raw.keys()) resolve(id);
+  return styles;
+};
+
 // A docx's text is read from word/document.xml as it streams: paragraphs and headings (Title
-// and Heading 1–6 styles), table cells through their paragraphs, until DOCUMENT_LIMITS.textChars.
+// and Heading 1–6 styles by name, whatever their id, or an outline level), table cells through
+// their paragraphs, until DOCUMENT_LIMITS.textChars.
 // A DOM of the whole document (mammoth) took 3.5 GB for 60 MB of paragraphs.
 const readDocx = (filePath: string): Promise<TBlock[]> =>
   withZip(filePath, async (zip) => {
     const entry = zip.entries.get('word/document.xml');
     if (!entry) throw new UnreadableFileError();
+    const styles = docxStyles(
+      (await xmlParts(zip, (name) => name === 'word/styles.xml')).get('word/styles.xml') ?? '',
+    );
     const blocks: TBlock[] = [];
     let chars = 0;
     let text: string | null = null;
     let heading = false;
+    let contents = false;
     let inText = false;
     const parser = new SaxesParser();
     parser.on('opentag', (tag) => {
@@ -121,11 +176,19 @@ const readDocx = (filePath: string): Promise<TBlock[]> =>
       if (name === 'p') {
         text = '';
         heading = false;
+        contents = false;
       } else if (name === 'pStyle' && text !== null) {
         const style = String(
           Object.entries(tag.attributes).find(([key]) => key.endsWith('val'))?.[1] ?? '',
         );
-        heading = /^(title|heading\s*[1-6])$/i.test(style);
+        const known = styles.get(style);
+        heading = known?.heading ?? /^(title|heading\s*[1-6])$/i.test(style);
+        // Entries of Word's table of contents (TOC 1–9, TOC Heading) are not the text.
+        contents = known?.contents ?? /^toc/i.test(style.replace(/\s+/g, ''));
+      } else if (name === 'outlineLvl' && text !== null) {
+        // A paragraph given an outline level of its own is a heading whatever its style.
+        const level = Object.entries(tag.attributes).find(([key]) => key.endsWith('val'))?.[1];
+        if (/^[0-5]$/.test(String(level))) heading = true;
       } else if (name === 't' && !tag.isSelfClosing) inText = true;
       else if ((name === 'tab' || name === 'br') && text !== null) text += ' ';
     });
@@ -137,7 +200,7 @@ const readDocx = (filePath: string): Promise<TBlock[]> =>
       if (name === 't') inText = false;
       else if (name === 'p' && text !== null) {
         const clean = text.replace(/\s+/g, ' ').trim();
-        if (clean) {
+        if (clean && !contents) {
           blocks.push({ kind: heading ? 'heading' : 'paragraph', text: clean });
           chars += clean.length;
         }
@@ -168,13 +231,21 @@ const textRuns = (xml: string): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** One slide: its title shape (or a short first line) as a heading, the rest as one paragraph. */
-const slideBlocks = (xml: string): TBlock[] => {
+/** Shapes that are a slide's furniture: its number, footer and date placeholders. */
+const FURNITURE_PLACEHOLDER = /<p:ph\b[^>]*type="(?:sldNum|ftr|dt|hdr)"/;
+
+type TSlide = { title: string | null; lines: string[] };
+
+/** One slide's title (its title shape, or a short first line) and its text lines. */
+const slideText = (xml: string): TSlide => {
   let title: string | null = null;
   const lines: string[] = [];
   for (const shape of xml.matchAll(/<p:sp\b[\s\S]*?<\/p:sp>/g)) {
     const shapeXml = shape[0];
+    if (FURNITURE_PLACEHOLDER.test(shapeXml)) continue;
     const paragraphs = [...shapeXml.matchAll(/<a:p\b[\s\S]*?<\/a:p>/g)]
+      // A slide number typed as a field is furniture too.
+      .filter((paragraph) => !/<a:fld\b[^>]*type="slidenum"/.test(paragraph[0]))
       .map((paragraph) => textRuns(paragraph[0]))
       .filter(Boolean);
     if (title === null && /<p:ph\b[^>]*type="(?:title|ctrTitle)"/.test(shapeXml)) {
@@ -184,6 +255,11 @@ const slideBlocks = (xml: string): TBlock[] => {
   if (title === null && lines.length > 1 && (lines[0]?.length ?? 0) <= 100) {
     title = lines.shift() ?? null;
   }
+  return { title, lines };
+};
+
+/** A slide as blocks: its title as a heading, the rest as one paragraph of sentences. */
+const slideBlocks = ({ title, lines }: TSlide): TBlock[] => {
   const sentences = lines.map((line) => (/[.!?…:;]["'”’)]*$/u.test(line) ? line : `${line}.`));
   const blocks: TBlock[] = [];
   if (title) blocks.push({ kind: 'heading', text: title });
@@ -191,13 +267,28 @@ const slideBlocks = (xml: string): TBlock[] => {
   return blocks;
 };
 
+/**
+ * A deck as blocks, slide by slide, without what repeats on every slide (a footer typed on each)
+ * and without an agenda slide (the deck's table of contents).
+ */
+const deckBlocks = (slides: TSlide[]): TBlock[] => {
+  const lines = dropPageFurniture(slides.map((slide) => slide.lines));
+  return slides.flatMap((slide, index) =>
+    slide.title && isContentsTitle(slide.title)
+      ? []
+      : slideBlocks({ title: slide.title, lines: lines[index] ?? [] }),
+  );
+};
+
 const readPptx = (filePath: string): Promise<TBlock[]> =>
   withZip(filePath, async (zip) => {
     const slides = await xmlParts(zip, (name) => /^ppt\/slides\/slide\d+\.xml$/.test(name));
     if (slides.size === 0) throw new UnreadableFileError();
-    return [...slides.keys()]
-      .sort((a, b) => slideNumber(a) - slideNumber(b))
-      .flatMap((name) => slideBlocks(slides.get(name) ?? ''));
+    return deckBlocks(
+      [...slides.keys()]
+        .sort((a, b) => slideNumber(a) - slideNumber(b))
+        .map((name) => slideText(slides.get(name) ?? '')),
+    );
   });
 
 const PDF_READER = fileURLToPath(new URL('./pdf-reader.js', import.meta.url));
@@ -226,9 +317,9 @@ const readPdf = async (filePath: string): Promise<TBlock[]> => {
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     serialization: 'advanced',
   });
-  const pages = await new Promise<string[]>((resolve, reject) => {
+  const pages = await new Promise<TPdfLine[][]>((resolve, reject) => {
     let settled = false;
-    const finish = (result: string[] | Error) => {
+    const finish = (result: TPdfLine[][] | Error) => {
       if (settled) return;
       settled = true;
       clearInterval(watch);
@@ -247,13 +338,32 @@ const readPdf = async (filePath: string): Promise<TBlock[]> => {
       () => finish(new DocumentTooLargeError('time')),
       DOCUMENT_LIMITS.pdfMs,
     );
-    child.on('message', (message: { pages?: string[]; error?: string }) =>
+    child.on('message', (message: { pages?: TPdfLine[][]; error?: string }) =>
       finish(message.pages ?? new UnreadableFileError(message.error)),
     );
     child.on('error', (error) => finish(new UnreadableFileError(error)));
     child.on('exit', () => finish(new UnreadableFileError('the PDF reader stopped')));
   });
-  return pages.flatMap((page) => pdfPageToBlocks(page));
+  return pdfBlocks(pages);
+};
+
+/**
+ * A PDF's pages as blocks: without their running headers, footers and page numbers, without a
+ * table of contents, and read as one text, so a paragraph running over a page break stays one
+ * (a lesson never starts mid-sentence where a page began).
+ */
+export const pdfBlocks = (pages: readonly (readonly TPdfLine[])[]): TBlock[] => {
+  const withoutContents = pages.map((page) => {
+    const lines = page.filter((line) => line.text.trim());
+    const contents = contentsLines(lines.map((line) => line.text));
+    return lines.filter((_, index) => !contents.has(index));
+  });
+  const bodySize = pdfBodySize(withoutContents.flat());
+  const body = dropPageFurniture(withoutContents, {
+    textOf: (line) => line.text,
+    isProminent: (line) => bodySize > 0 && line.size >= bodySize * PDF_HEADING_SCALE,
+  });
+  return pdfLinesToBlocks(body);
 };
 
 /** The first `max` bytes of a file. */
@@ -298,14 +408,35 @@ const firstChars = (blocks: TBlock[]): TBlock[] => {
   return kept;
 };
 
-/** The text of a document as heading and paragraph blocks; UnreadableFileError if it is not one. */
+/**
+ * Plain text without its pages' furniture: a form feed (as pdftotext writes) separates pages;
+ * the lines of a table of contents go too.
+ */
+const plainTextBody = (text: string): string => {
+  const pages = text.split('\f').map((page) => page.replace(/\r\n?/g, '\n').split('\n'));
+  const body = pages.length > 1 ? dropPageFurniture(pages) : pages;
+  // Blank lines are kept: they separate paragraphs.
+  return body
+    .map((page) => {
+      const kept = new Set(dropContentsLines(page.filter((line) => line.trim())));
+      return page.filter((line) => !line.trim() || kept.has(line)).join('\n');
+    })
+    .join('\n\n');
+};
+
+/**
+ * The text of a document as heading and paragraph blocks, without what surrounds the text itself
+ * (clean.ts); UnreadableFileError if it is not one.
+ */
 export const extractDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> =>
-  firstChars(await readDocument(filePath, type));
+  firstChars(cleanBlocks(await readDocument(filePath, type)));
 
 const readDocument = async (filePath: string, type: TDocumentType): Promise<TBlock[]> => {
   if (type === 'txt') {
     return textToBlocks(
-      decodeText(wholeCharacters(await readStart(filePath, DOCUMENT_LIMITS.textBytes))),
+      plainTextBody(
+        decodeText(wholeCharacters(await readStart(filePath, DOCUMENT_LIMITS.textBytes))),
+      ),
     );
   }
   // The bytes must match the name: a renamed file is refused before a library parses it.

@@ -46,7 +46,9 @@ export const courseSystemPrompt = (
     `- assessment.type: ${types.map((type) => `"${type}"`).join(' or ')}; ${types.map((type) => TYPE_RULES[type]).join('; ')}.`,
     `- question: at most ${TEXT_LIMITS.question} characters; each answer text at most ${TEXT_LIMITS.answer} characters; each response (the feedback the learner gets for that answer) at most ${TEXT_LIMITS.response} characters.`,
     '- No two answers of a question may be alike.',
-    '- Use only facts from the source material; cover it in order, one part per lesson.',
+    '- Use only facts from the source material; cover it in order, one part per lesson, spread over the whole of it.',
+    '- Lines starting with "## " are the source\'s section headings: take lesson titles from them (without their numbering).',
+    '- Ask about a key term or fact of the lesson; wrong answers are terms or facts of the same kind from the source, never random fragments.',
   ].join('\n');
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -12,10 +12,14 @@ import {
 import type { TAiPromptId, TAssessment, TAssessmentType, TLesson, TLocale } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
+import { titleOf } from './clean.ts';
+import { lessonTerms, sameKindTerms, termIndex } from './terms.ts';
+import type { TTerm } from './terms.ts';
 import { fill } from './messages.ts';
 import {
   charCount,
   escapeHtml,
+  looksLikeCode,
   paragraphsToHtml,
   sentencesOf,
   textToBlocks,
@@ -34,6 +38,7 @@ type TAssessmentTexts = {
   falseLabel: string;
   trueFalse: (statement: string) => string;
   complete: (stem: string) => string;
+  cloze: (sentence: string) => string;
   correct: (original: string) => string;
   wrong: (original: string) => string;
 };
@@ -44,6 +49,7 @@ const textsFor = (lang: TLocale): TAssessmentTexts => ({
   falseLabel: t(lang, 'server.ai.falseLabel'),
   trueFalse: (statement) => t(lang, 'server.ai.trueFalse', { statement }),
   complete: (stem) => t(lang, 'server.ai.complete', { stem }),
+  cloze: (sentence) => t(lang, 'server.ai.cloze', { sentence }),
   correct: (original) => t(lang, 'server.ai.correct', { original }),
   wrong: (original) => t(lang, 'server.ai.wrong', { original }),
 });
@@ -57,7 +63,8 @@ const TEXTS: Record<TLocale, TAssessmentTexts> = {
 const INTRO_TARGET = 300;
 const WORDS_PER_MINUTE = 150;
 
-type TUnit = { heading: string | null; blocks: TBlock[] };
+/** A part of the text; `continues` is the heading of the section a headless part is the rest of. */
+type TUnit = { heading: string | null; blocks: TBlock[]; continues?: string | null };
 
 const unitSize = (unit: TUnit) =>
   unit.blocks.reduce((sum, block) => sum + (block.kind === 'paragraph' ? block.text.length : 0), 0);
@@ -123,10 +130,7 @@ const splitLargest = (units: TUnit[], language: string): boolean => {
         index,
         1,
         { heading: unit.heading, blocks: unit.blocks.slice(0, best) },
-        {
-          heading: lead,
-          blocks: rest,
-        },
+        { heading: lead, blocks: rest, continues: lead ? null : (unit.heading ?? unit.continues) },
       );
       return true;
     }
@@ -147,7 +151,11 @@ const splitLargest = (units: TUnit[], language: string): boolean => {
           heading: unit.heading,
           blocks: [{ kind: 'paragraph', text: sentences.slice(0, at).join(' ') }],
         },
-        { heading: null, blocks: [{ kind: 'paragraph', text: sentences.slice(at).join(' ') }] },
+        {
+          heading: null,
+          blocks: [{ kind: 'paragraph', text: sentences.slice(at).join(' ') }],
+          continues: unit.heading ?? unit.continues,
+        },
       );
       return true;
     }
@@ -201,7 +209,8 @@ const isStatement = (sentence: string) => {
     words <= 40 &&
     charCount(sentence) <= 240 &&
     !sentence.endsWith('?') &&
-    /\p{L}/u.test(sentence)
+    /\p{L}/u.test(sentence) &&
+    !looksLikeCode(sentence)
   );
 };
 
@@ -351,6 +360,9 @@ export type TAssessmentSource = {
   others: readonly string[];
   /** The lesson title: a sentence used as the title is asked about last. */
   title?: string;
+  /** The lesson's key terms, best first, and those of the other lessons (terms.ts). */
+  terms?: readonly TTerm[];
+  otherTerms?: readonly TTerm[];
 };
 
 /** The sentences to ask about, most informative first, the title's own sentence last. */
@@ -358,6 +370,27 @@ const candidatesOf = (source: TAssessmentSource) => {
   const sorted = byWordsDescending(source.sentences.filter(isStatement));
   const isTitle = (sentence: string) => !!source.title && areAnswersSimilar(sentence, source.title);
   return [...sorted.filter((s) => !isTitle(s)), ...sorted.filter(isTitle)];
+};
+
+const BLANK = '_____';
+/** Text ending with an elided article or preposition ("l'", "dell'"). */
+const ELIDED = /\p{L}['’]$/u;
+/** How many of a lesson's best terms a question may be built on. */
+const CLOZE_TERMS = 8;
+
+/** The sentence with one of the lesson's key terms swapped for a term of the same kind. */
+const alterTerm = (sentence: string, source: TAssessmentSource): string | null => {
+  const lessonText = source.sentences.join(' ');
+  for (const term of (source.terms ?? []).slice(0, CLOZE_TERMS)) {
+    const at = termIndex(sentence, term.text);
+    if (at < 0 || ELIDED.test(sentence.slice(0, at))) continue;
+    const [other] = sameKindTerms(term, source.otherTerms ?? [], lessonText, 1);
+    if (!other) continue;
+    // A term opening the sentence keeps its capital.
+    const replacement = at === 0 ? other.charAt(0).toUpperCase() + other.slice(1) : other;
+    return `${sentence.slice(0, at)}${replacement}${sentence.slice(at + term.text.length)}`;
+  }
+  return null;
 };
 
 const trueFalseFrom = (source: TAssessmentSource): TAssessment | null => {
@@ -368,11 +401,15 @@ const trueFalseFrom = (source: TAssessmentSource): TAssessment | null => {
   let original = first;
   let statement = first;
   // True and false statements alternate every two days (so "random" courses get both too);
-  // a changed number or a negation is preferred to a swapped word.
+  // a key term swapped for one of the same kind from another lesson is preferred, then a changed
+  // number or a negation, then a swapped word.
   if (Math.ceil(source.day / 2) % 2 === 0) {
-    found: for (const swap of [false, true]) {
+    found: for (const pass of ['term', 'number or negation', 'word'] as const) {
       for (const candidate of candidates) {
-        const altered = alterStatement(candidate, source.language, source.others, swap);
+        const altered =
+          pass === 'term'
+            ? alterTerm(candidate, source)
+            : alterStatement(candidate, source.language, source.others, pass === 'word');
         if (altered) {
           original = candidate;
           statement = altered;
@@ -403,7 +440,64 @@ const trueFalseFrom = (source: TAssessmentSource): TAssessment | null => {
   };
 };
 
+/** "a"/"an" for an English term, as it would be written before it. */
+const englishArticle = (term: string) => (/^[aeiou]/i.test(term) ? 'an' : 'a');
+
+/**
+ * A multiple-choice question on a key term of the lesson: one of its sentences with the term
+ * blanked out, the term and up to three terms of the same kind from other lessons as answers.
+ */
+const clozeFrom = (source: TAssessmentSource): TAssessment | null => {
+  const texts = TEXTS[source.language];
+  const lessonText = source.sentences.join(' ');
+  const sentences = candidatesOf(source);
+  for (const term of (source.terms ?? []).slice(0, CLOZE_TERMS)) {
+    for (const sentence of sentences) {
+      const at = termIndex(sentence, term.text);
+      // The term must not open the sentence (the question reads up to the blank), nor follow an
+      // elided article ("l'ordine"), which would not fit another term.
+      if (at <= 0 || ELIDED.test(sentence.slice(0, at))) continue;
+      let before = sentence.slice(0, at);
+      let withArticle = (text: string) => text;
+      // "a doubt" / "an objection": the article goes with the answer, so none gives it away.
+      const article = source.language === 'en' ? /(?:^|\s)(an?) $/i.exec(before) : null;
+      if (article?.[1]) {
+        before = before.slice(0, before.length - article[1].length - 1);
+        withArticle = (text) => `${englishArticle(text)} ${text}`;
+      }
+      // The question reads a few words before the blank.
+      if (wordCount(before) < 2) continue;
+      const pool = (source.otherTerms ?? []).filter((other) => !article || !other.plural);
+      const distractors = sameKindTerms(term, pool, lessonText, 3);
+      if (distractors.length < 2) break;
+      const question = texts.cloze(`${before}${BLANK}${sentence.slice(at + term.text.length)}`);
+      if (charCount(question) > TEXT_LIMITS.question) continue;
+      const answers = distractors.map((text) => ({
+        text: clampText(withArticle(text), TEXT_LIMITS.answer),
+        correct: false,
+        response: response(texts.wrong(sentence)),
+      }));
+      // The right answer moves from day to day.
+      answers.splice(source.day % (answers.length + 1), 0, {
+        text: clampText(withArticle(term.text), TEXT_LIMITS.answer),
+        correct: true,
+        response: response(texts.correct(sentence)),
+      });
+      return {
+        question,
+        type: 'multiple_choice',
+        mandatory: true,
+        answers,
+        thank_you_message: null,
+      };
+    }
+  }
+  return null;
+};
+
 const multipleChoiceFrom = (source: TAssessmentSource): TAssessment | null => {
+  const cloze = clozeFrom(source);
+  if (cloze) return cloze;
   const texts = TEXTS[source.language];
   for (const sentence of candidatesOf(source)) {
     const split = splitSentence(sentence);
@@ -490,7 +584,13 @@ export const learningMinutesFor = (text: string, hasAssessment: boolean): number
  * An intro: the first sentences, up to about 300 characters and less than half of the text (so
  * it does not repeat the whole content), at least one sentence, never over the 600 of §5.
  */
-export const introFrom = (sentences: readonly string[]): string => {
+export const introFrom = (all: readonly string[]): string => {
+  // A piece of a sentence cut off where the text began (a page, a slide) does not open a lesson.
+  // Nor does a line of code (a function's synopsis before its description).
+  const first = all.findIndex(
+    (sentence) => !/^[\p{Ll},;:)\]–—-]/u.test(sentence) && !looksLikeCode(sentence),
+  );
+  const sentences = first > 0 ? all.slice(first) : all;
   const total = sentences.reduce((sum, sentence) => sum + sentence.length + 1, 0);
   const target = Math.min(INTRO_TARGET, total / 2);
   const kept: string[] = [];
@@ -511,6 +611,34 @@ export type TOfflineOptions = {
 
 export type TGeneratedLessons = { lessons: TLesson[]; warnings: string[] };
 
+/**
+ * The parts' titles: their headings without numbering; a part that goes on with the section
+ * before it gets that section's title and its number in the run ("Handling objections (2)");
+ * a part of a text without headings has none (its first sentence is used).
+ */
+const titlesOf = (units: readonly TUnit[]): (string | null)[] => {
+  let run = 1;
+  return units.map((unit) => {
+    if (unit.heading) {
+      run = 1;
+      return titleOf(unit.heading);
+    }
+    if (!unit.continues) return null;
+    run += 1;
+    return `${titleOf(unit.continues)} (${run})`;
+  });
+};
+
+/** Lists taken in turns (the best term of each lesson, then the second of each, …). */
+const interleave = <T>(lists: readonly (readonly T[])[]): T[] => {
+  const out: T[] = [];
+  const longest = Math.max(0, ...lists.map((list) => list.length));
+  for (let at = 0; at < longest; at += 1) {
+    for (const list of lists) if (at < list.length) out.push(list[at] as T);
+  }
+  return out;
+};
+
 /** A draft's lessons made from the document's blocks without any AI service. */
 export const generateOfflineLessons = (
   blocks: readonly TBlock[],
@@ -519,15 +647,16 @@ export const generateOfflineLessons = (
   const warnings: string[] = [];
   const units = splitIntoParts(blocks, count, language);
   let shortened = false;
+  const titles = titlesOf(units);
   const drafts = units.map((unit, index) => {
     const paragraphs = paragraphsOf(unit).map((block) => block.text);
     const allSentences = paragraphs.flatMap((text) => sentencesOf(text, language));
     const content = paragraphsToHtml(unit.blocks, TEXT_LIMITS.topicContent, language);
     if (content.cut) shortened = true;
-    const visible = stripHtml(content.html.replace(/<\/p>/g, '</p> '));
+    const visible = stripHtml(content.html.replace(/<\/p>/g, '</p>\n'));
     return {
       day: index + 1,
-      title: clampText(unit.heading ?? allSentences[0] ?? '', TEXT_LIMITS.lessonTitle),
+      title: clampText(titles[index] ?? allSentences[0] ?? '', TEXT_LIMITS.lessonTitle),
       intro: introFrom(allSentences),
       content: content.html,
       sentences: sentencesOf(visible, language),
@@ -539,11 +668,23 @@ export const generateOfflineLessons = (
   }
   if (shortened) warnings.push(MESSAGES.aiWarningContentShortened);
 
+  const terms = lessonTerms(
+    drafts.map((draft) => draft.sentences),
+    language,
+  );
   const lessons: TLesson[] = [];
-  for (const draft of drafts) {
+  for (const [index, draft] of drafts.entries()) {
     const others = drafts.filter((other) => other !== draft).flatMap((other) => other.sentences);
     const assessment = buildAssessment(
-      { day: draft.day, language, sentences: draft.sentences, others, title: draft.title },
+      {
+        day: draft.day,
+        language,
+        sentences: draft.sentences,
+        others,
+        title: draft.title,
+        terms: terms[index],
+        otherTerms: interleave(terms.filter((_, other) => other !== index)),
+      },
       typeOrderFor(types, draft.day),
     );
     if (!assessment) warnings.push(fill(MESSAGES.aiWarningAssessmentMissing, { day: draft.day }));

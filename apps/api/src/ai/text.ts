@@ -44,6 +44,16 @@ export const sentencesOf = (text: string, language = 'en'): string[] => {
   return sentences;
 };
 
+/**
+ * Text that reads as program code rather than prose: an `#include`, or symbols of code
+ * (braces, brackets, semicolons, `*`, `=`, `<>`, `#`, `_`) in more than 4% of its characters.
+ */
+export const looksLikeCode = (text: string): boolean => {
+  if (/#include\b|^\s*(?:\$|%|>>>) /m.test(text)) return true;
+  const symbols = text.match(/[{}[\]();=<>*#_\\|]/g)?.length ?? 0;
+  return symbols / Math.max(1, text.length) > 0.04;
+};
+
 export const wordCount = (text: string): number =>
   text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 
@@ -200,6 +210,16 @@ export const textToBlocks = (text: string): TBlock[] => {
   return blocks;
 };
 
+/** A PDF line added to its paragraph: a bullet as a sentence, a hyphenated word joined again. */
+const addPdfLine = (paragraph: string[], line: string) => {
+  const bullet = BULLET.exec(line);
+  const last = paragraph.at(-1);
+  if (bullet) paragraph.push(asSentence(line.slice(bullet[0].length)));
+  else if (last && /\p{Ll}-$/u.test(last) && /^\p{Ll}/u.test(line)) {
+    paragraph[paragraph.length - 1] = `${last.slice(0, -1)}${line}`;
+  } else paragraph.push(line);
+};
+
 /**
  * Lines of one PDF page as blocks: PDF text has no blank lines, so a short line without final
  * punctuation followed by more text is a heading, and a line ending a sentence well short of the
@@ -231,14 +251,106 @@ export const pdfPageToBlocks = (pageText: string): TBlock[] => {
       blocks.push({ kind: 'heading', text: line });
       return;
     }
-    const bullet = BULLET.exec(line);
-    const last = paragraph.at(-1);
-    if (bullet) paragraph.push(asSentence(line.slice(bullet[0].length)));
-    else if (last && /\p{Ll}-$/u.test(last) && /^\p{Ll}/u.test(line)) {
-      paragraph[paragraph.length - 1] = `${last.slice(0, -1)}${line}`;
-    } else paragraph.push(line);
+    addPdfLine(paragraph, line);
     if (TERMINAL.test(line) && line.length < width * 0.7) flush();
   });
+  flush();
+  return blocks;
+};
+
+/** A line of a PDF page as the reader gives it: its text, font size, and distance from the line above. */
+export type TPdfLine = { text: string; size: number; gap: number };
+
+/** A numbered heading: "4", "4.2", "A.1", "IV." before a capitalised title ("4.2 Return values"). */
+const NUMBERED_HEADING =
+  /^(?:\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVX]{1,5}\.)\.?\s+\p{Lu}/u;
+
+/** The value that most characters of text have (the body's font size, its line spacing). */
+const prevailing = (pairs: readonly [number, number][]): number => {
+  const weight = new Map<number, number>();
+  for (const [value, chars] of pairs) weight.set(value, (weight.get(value) ?? 0) + chars);
+  let best = 0;
+  let bestWeight = -1;
+  for (const [value, chars] of weight) {
+    if (chars > bestWeight) [best, bestWeight] = [value, chars];
+  }
+  return best;
+};
+
+/** How much larger than the body text a PDF line must be to read as a heading. */
+export const PDF_HEADING_SCALE = 1.15;
+
+/** The font size of most of a PDF's text (0 when the reader gave none). */
+export const pdfBodySize = (lines: readonly TPdfLine[]): number =>
+  prevailing(lines.map((line) => [line.size, line.text.length]));
+
+/**
+ * The lines of a PDF (its pages in order, running headers already gone) as blocks. A heading is
+ * a short line without final punctuation set larger than the body text, or numbered ("4.2 Foo")
+ * after a paragraph break; lines set in larger type one after another are one wrapped heading.
+ * A wider gap than the body's line spacing, or a sentence ending well short of the line width,
+ * ends a paragraph; a page break alone does not (a sentence running over it stays whole).
+ * Without font sizes (an unusual PDF) the text is read as pdfPageToBlocks does.
+ */
+export const pdfLinesToBlocks = (pages: readonly (readonly TPdfLine[])[]): TBlock[] => {
+  const lines = pages.flatMap((page) =>
+    page.map((line, index) => ({ ...line, pageStart: index === 0 })),
+  );
+  if (!lines.some((line) => line.size > 0)) {
+    return pdfPageToBlocks(lines.map((line) => line.text).join('\n'));
+  }
+  const bodySize = pdfBodySize(lines);
+  const bodyGap = prevailing(
+    lines
+      .filter((line) => !line.pageStart && Math.abs(line.size - bodySize) < 0.5 && line.gap > 0)
+      .map((line) => [Math.round(line.gap), line.text.length]),
+  );
+  const width = Math.max(
+    0,
+    ...lines.filter((line) => Math.abs(line.size - bodySize) < 0.5).map((line) => line.text.length),
+  );
+  const blocks: TBlock[] = [];
+  let paragraph: string[] = [];
+  let headingSize = 0;
+  const flush = () => {
+    if (paragraph.length > 0) blocks.push({ kind: 'paragraph', text: paragraph.join(' ') });
+    paragraph = [];
+  };
+  for (const line of lines) {
+    const { text, size } = line;
+    const wideGap = !line.pageStart && bodyGap > 0 && line.gap > bodyGap * 1.4;
+    const previous = paragraph.at(-1);
+    const afterBreak =
+      paragraph.length === 0 ||
+      wideGap ||
+      (line.pageStart && !!previous && TERMINAL.test(previous));
+    const larger = size >= bodySize * PDF_HEADING_SCALE;
+    const heading =
+      looksLikeHeading(text) &&
+      /^[\p{Lu}\d]/u.test(text) &&
+      // Larger type is a break of its own (a chapter's title on a new page after a code line).
+      (larger || (afterBreak && NUMBERED_HEADING.test(text) && text.length < 80));
+    if (heading) {
+      flush();
+      const last = blocks.at(-1);
+      // A heading wrapped over two lines in the same large type is one heading.
+      if (
+        last?.kind === 'heading' &&
+        larger &&
+        headingSize === size &&
+        !line.pageStart &&
+        !wideGap
+      ) {
+        last.text = `${last.text} ${text}`;
+      } else blocks.push({ kind: 'heading', text });
+      headingSize = size;
+      continue;
+    }
+    headingSize = 0;
+    if (wideGap || (line.pageStart && previous && TERMINAL.test(previous))) flush();
+    addPdfLine(paragraph, text);
+    if (TERMINAL.test(text) && text.length < width * 0.7) flush();
+  }
   flush();
   return blocks;
 };

@@ -9,10 +9,13 @@ import IT from '../../../../locales/it.json' with { type: 'json' };
 import { drainJobs } from '../../src/jobs/runner.ts';
 import {
   FORM_FIELDS,
+  GUIDE_CHAPTERS,
+  GUIDE_FURNITURE,
   SECTIONS,
   aiLesson,
   importThroughJob,
   makeDocx,
+  makeGuidePdf,
   makePdf,
   makePptx,
   postImport,
@@ -492,6 +495,33 @@ describe('the AI import with a provider', async () => {
     expect(chat?.user).toContain(`Course name: ${FORM_FIELDS.name}`);
     expect(chat?.user).toContain('## How plants make food');
     expect(chat?.user).toContain(SECTIONS[2]!.paragraphs[1]);
+  });
+
+  it('hands the provider the document without its headers, footers, contents or title page', async () => {
+    fake.onChat(() => ({ content: { lessons: [aiLesson(1)] } }));
+    const upload = await postImport(app, {
+      classroom,
+      headers,
+      fields: { ...FORM_FIELDS, number_of_lessons: '1' },
+      file: { filename: 'guide.pdf', content: await makeGuidePdf() },
+    });
+    expect(upload.statusCode).toBe(202);
+    await drainJobs(app);
+    const user = fake.chats()[0]?.user ?? '';
+    GUIDE_CHAPTERS.forEach((chapter, index) => {
+      expect(user).toContain(`## ${index + 1} ${chapter.heading}\n\n${chapter.paragraphs[0]}`);
+    });
+    for (const furniture of [
+      GUIDE_FURNITURE.footer,
+      GUIDE_FURNITURE.author,
+      GUIDE_FURNITURE.copyright,
+      GUIDE_FURNITURE.contents,
+      'Page 3 of',
+      '....',
+      ...GUIDE_FURNITURE.indexEntries,
+    ]) {
+      expect(user).not.toContain(furniture);
+    }
   });
 
   it('repairs or drops what breaks the lesson rules, and says what it did', async () => {

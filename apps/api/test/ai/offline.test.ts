@@ -180,22 +180,29 @@ describe('generateOfflineLessons', () => {
     }
   });
 
-  it('builds multiple choice with the sentence ending and endings of other parts', () => {
+  it('builds multiple choice on a key term, the wrong answers terms of other parts', () => {
     const { lessons } = generateOfflineLessons(blocks, {
       count: 3,
       language: 'en',
       types: ['multiple_choice'],
     });
-    for (const lesson of lessons) {
+    const contents = lessons.map((lesson) => stripHtml(lesson.topic_content));
+    lessons.forEach((lesson, index) => {
       const assessment = lesson.assessment!;
       expect(assessment.type).toBe('multiple_choice');
       expect(assessment.answers.filter((answer) => answer.correct)).toHaveLength(1);
-      expect(assessment.answers.length).toBeGreaterThanOrEqual(2);
+      expect(assessment.answers.length).toBeGreaterThanOrEqual(3);
       const right = assessment.answers.find((answer) => answer.correct)!.text;
-      expect(stripHtml(lesson.topic_content)).toContain(right);
-      const stem = /“(.*) …”/.exec(assessment.question)?.[1];
-      expect(stripHtml(lesson.topic_content)).toContain(`${stem} ${right}`);
-    }
+      // The blank filled with the right answer is a sentence of the lesson.
+      const sentence = /“(.*)”/.exec(assessment.question)?.[1] ?? '';
+      expect(sentence).toContain('_____');
+      expect(contents[index]).toContain(sentence.replace('_____', right));
+      // Each wrong answer is a term of another lesson, not of this one.
+      for (const wrong of assessment.answers.filter((answer) => !answer.correct)) {
+        expect(contents[index]).not.toContain(wrong.text);
+        expect(contents.some((content) => content.includes(wrong.text))).toBe(true);
+      }
+    });
   });
 
   it('warns when the text holds fewer lessons than asked', () => {
