@@ -6,6 +6,7 @@ import type { Database, LearnersTable } from '../db/types.ts';
 import { offsetOf } from '../lib/pagination.ts';
 import type { PageRequest } from '../lib/pagination.ts';
 import { VersionedCache, cacheOf } from './learner-page-cache.ts';
+import { indexable, newestFirst, searchIndex, searchIndexOf } from './learner-search-index.ts';
 import { listMemberCounts } from './learners-lists-repository.ts';
 import { learnersVersion } from './learners-version.ts';
 
@@ -20,8 +21,9 @@ import { learnersVersion } from './learners-version.ts';
 //   first time a page past it is asked, then skips fewer than INDEX_STEP;
 // - a list's members: the total is the lists' member count (learners-lists-repository.ts); a
 //   small list is read whole, a larger one walked as above with rungs every LIST_STEP members;
-// - a search's matches are read once (one pass over the company's learners), sorted, and kept
-//   as uuids in order.
+// - a search's matches are found in the company's search index (learner-search-index.ts: built
+//   once per version, scanned in a few ms) and kept as uuids in order; the SQL path (one pass
+//   over the company's learners, its matches sorted) is kept for "starts-with".
 
 /** What GET /learners asks for: one company's learners, a page of them. */
 export type LearnerPageQuery = {
@@ -143,28 +145,52 @@ const inOrder = (builder: LearnersQuery, start?: Key) =>
     .orderBy('learners.created_at', 'desc')
     .orderBy('learners.uuid', 'desc');
 
-/** Newest first, then by uuid descending: the databases' binary order of these ASCII texts. */
-const newestFirst = (a: Key, b: Key) =>
-  a.created_at !== b.created_at
-    ? a.created_at < b.created_at
-      ? 1
-      : -1
-    : a.uuid < b.uuid
-      ? 1
-      : a.uuid > b.uuid
-        ? -1
-        : 0;
+/** The state of uuids in the list's order. */
+const stateOfUuids = (uuids: string[]): QueryState => ({
+  total: uuids.length,
+  uuids,
+  rungs: [],
+  step: INDEX_STEP,
+  walking: Promise.resolve(),
+});
 
 /** The state of keys read in any order: their uuids, sorted. */
-const stateOfKeys = (keys: Key[]): QueryState => {
-  keys.sort(newestFirst);
-  return {
-    total: keys.length,
-    uuids: keys.map((key) => key.uuid),
-    rungs: [],
-    step: INDEX_STEP,
-    walking: Promise.resolve(),
-  };
+const stateOfKeys = (keys: Key[]): QueryState =>
+  stateOfUuids(keys.sort(newestFirst).map((key) => key.uuid));
+
+/** Uuids of one query at a time in a membership probe (well below both databases' limits). */
+const PROBE_CHUNK = 1000;
+
+/** The learners of `uuids` (in their order) that are members of the list. */
+const membersOf = async (db: Db, listUuid: string, uuids: string[]): Promise<string[]> => {
+  const members = new Set<string>();
+  for (let start = 0; start < uuids.length; start += PROBE_CHUNK) {
+    const rows = await db
+      .selectFrom('learners_list_members')
+      .select('learner_uuid')
+      .where('list_uuid', '=', listUuid)
+      .where('learner_uuid', 'in', uuids.slice(start, start + PROBE_CHUNK))
+      .execute();
+    for (const row of rows) members.add(row.learner_uuid);
+  }
+  return uuids.filter((uuid) => members.has(uuid));
+};
+
+/**
+ * A search's matches from the company's search index, in the list's order (a list's members
+ * among them); null when the index cannot answer it (a "starts-with" search, a term holding a
+ * separator).
+ */
+const indexedSearch = async (
+  db: Db,
+  query: LearnerPageQuery,
+  term: string,
+  version: number,
+): Promise<string[] | null> => {
+  if (LEARNER_SEARCH_MATCH !== 'contains' || !indexable(term)) return null;
+  const index = await searchIndexOf(db, query.companyUuid, query.archived, version);
+  const uuids = searchIndex(index, term, phoneDigits(term));
+  return query.listUuid && uuids.length > 0 ? membersOf(db, query.listUuid, uuids) : uuids;
 };
 
 /** The state of learners whose pages are walked: all the company's, or a large list's. */
@@ -176,14 +202,31 @@ const walkedState = (total: number, step: number): QueryState => ({
   walking: Promise.resolve(),
 });
 
+/**
+ * A search's matches without the index, in the list's order: one pass over the company's
+ * learners, the matches sorted here (walking the order index instead would read each learner's
+ * row in the index's order, several times slower, and Postgres, whose estimate of a LIKE's
+ * matches is far too low, would read them all per page). Exported for the tests that hold the
+ * index to the same answers.
+ */
+export const searchInSql = async (db: Db, query: LearnerPageQuery): Promise<string[]> => {
+  const keys = await matching(db, query).select(['learners.created_at', 'learners.uuid']).execute();
+  return keys.sort(newestFirst).map((key) => key.uuid);
+};
+
 /** Reads a search's matches, counts all the company's learners, or counts a list's members. */
-const computeState = async (db: Db, query: LearnerPageQuery): Promise<QueryState> => {
+const computeState = async (
+  db: Db,
+  query: LearnerPageQuery,
+  version: number,
+): Promise<QueryState> => {
   const select = (builder: LearnersQuery) =>
     builder.select(['learners.created_at', 'learners.uuid']).execute();
-  // One pass over the company's learners, the matches sorted here: walking the order index
-  // instead would read each learner's row in the index's order, several times slower (and
-  // Postgres, whose estimate of a LIKE's matches is far too low, would read them all per page).
-  if (query.search) return stateOfKeys(await select(matching(db, query)));
+  if (query.search) {
+    const uuids =
+      (await indexedSearch(db, query, query.search, version)) ?? (await searchInSql(db, query));
+    return stateOfUuids(uuids);
+  }
   const { listUuid } = query;
   if (!listUuid) {
     const row = await matching(db, query)
@@ -259,7 +302,7 @@ const stateOf = async (db: Db, query: LearnerPageQuery): Promise<QueryState> => 
         KEPT_UUIDS,
       ),
   );
-  return cache.get(key, version, () => computeState(db, query));
+  return cache.get(key, version, () => computeState(db, query, version));
 };
 
 /** The company's (non-)archived learners: a count remembered per version. */
