@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
+import type { TLearnerListRef } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 import type { Database, LearnersTable } from '../db/types.ts';
@@ -7,6 +8,7 @@ import { offsetOf } from '../lib/pagination.ts';
 import type { PageRequest } from '../lib/pagination.ts';
 import { VersionedCache, cacheOf } from './learner-page-cache.ts';
 import { indexable, newestFirst, searchIndex, searchIndexOf } from './learner-search-index.ts';
+import { listsOfLearners } from './learner-serializer.ts';
 import { listMemberCounts } from './learners-lists-repository.ts';
 import { learnersVersion } from './learners-version.ts';
 
@@ -285,15 +287,17 @@ const rowsInOrder = async (db: Db, uuids: string[]): Promise<LearnersTable[]> =>
 };
 
 /** The query's state at the company's current version (computed once per version). */
-const stateOf = async (db: Db, query: LearnerPageQuery): Promise<QueryState> => {
-  const version = await learnersVersion(db, query.companyUuid);
-  const key = JSON.stringify([
+/** The query's key in the caches (a search's case does not matter). */
+const keyOf = (query: LearnerPageQuery) =>
+  JSON.stringify([
     query.companyUuid,
     query.archived,
     query.listUuid ?? null,
     query.search?.toLowerCase() ?? null,
   ]);
-  const cache = cacheOf(
+
+const stateAt = (db: Db, query: LearnerPageQuery, version: number): Promise<QueryState> =>
+  cacheOf(
     db,
     'learner-pages',
     () =>
@@ -301,9 +305,11 @@ const stateOf = async (db: Db, query: LearnerPageQuery): Promise<QueryState> => 
         (state) => (state.uuids?.length ?? 0) + Math.ceil(state.total / state.step),
         KEPT_UUIDS,
       ),
-  );
-  return cache.get(key, version, () => computeState(db, query, version));
-};
+  ).get(keyOf(query), version, () => computeState(db, query, version));
+
+/** The query's state at the company's current version (computed once per version). */
+const stateOf = async (db: Db, query: LearnerPageQuery): Promise<QueryState> =>
+  stateAt(db, query, await learnersVersion(db, query.companyUuid));
 
 /** The company's (non-)archived learners: a count remembered per version. */
 export const learnersTotal = async (
@@ -313,32 +319,69 @@ export const learnersTotal = async (
 ): Promise<number> =>
   (await stateOf(db, { companyUuid, archived, page: { page: 1, perPage: 1 } })).total;
 
-/** A page of learners, newest first (then by uuid, descending), and how many match in all. */
-export const learnerPage = async (
+/** A page's learners and each one's lists: what only a write to learners or lists changes. */
+export type LearnerPageRows = {
+  rows: LearnersTable[];
+  lists: Map<string, TLearnerListRef[]>;
+};
+
+/**
+ * Pages remembered, in learners (a row and its lists are about 1 KB): the pages asked again and
+ * again — page 1, a search's first page — skip the queries of their keys, rows and lists.
+ */
+const KEPT_PAGE_ROWS = 5000;
+
+/** The rows of the page, in order. */
+const readPage = async (
   db: Db,
   query: LearnerPageQuery,
-): Promise<{ rows: LearnersTable[]; total: number }> => {
-  const state = await stateOf(db, query);
-  const { total } = state;
+  state: QueryState,
+): Promise<LearnersTable[]> => {
   const { perPage } = query.page;
   const offset = offsetOf(query.page);
-  if (offset >= total) return { rows: [], total };
-  if (state.uuids) {
-    return { rows: await rowsInOrder(db, state.uuids.slice(offset, offset + perPage)), total };
-  }
+  if (offset >= state.total) return [];
+  if (state.uuids) return rowsInOrder(db, state.uuids.slice(offset, offset + perPage));
   const rung = Math.floor(offset / state.step);
   if (state.rungs.length < rung) await walkRungs(db, query, state, rung);
   // The list ended before the rung (it shrank while this version was read): no such page.
-  if (state.rungs.length < rung) return { rows: [], total };
+  if (state.rungs.length < rung) return [];
   // Keys first (the index alone: Postgres would read every skipped learner's row), then rows.
   const keys = await inOrder(matching(db, query), state.rungs[rung - 1])
     .select('learners.uuid')
     .limit(perPage)
     .offset(offset - rung * state.step)
     .execute();
-  const rows = await rowsInOrder(
+  return rowsInOrder(
     db,
     keys.map((key) => key.uuid),
   );
-  return { rows, total };
+};
+
+/**
+ * A page of learners, newest first (then by uuid, descending), with each one's lists, and how
+ * many match in all; remembered per version of the company's learners.
+ */
+export const learnerPage = async (
+  db: Db,
+  query: LearnerPageQuery,
+): Promise<LearnerPageRows & { total: number }> => {
+  const version = await learnersVersion(db, query.companyUuid);
+  const state = await stateAt(db, query, version);
+  const pages = cacheOf(
+    db,
+    'learner-page-rows',
+    () => new VersionedCache<LearnerPageRows>((page) => page.rows.length, KEPT_PAGE_ROWS),
+  );
+  const key = JSON.stringify([keyOf(query), query.page.page, query.page.perPage]);
+  const page = await pages.get(key, version, async () => {
+    const rows = await readPage(db, query, state);
+    return {
+      rows,
+      lists: await listsOfLearners(
+        db,
+        rows.map((row) => row.uuid),
+      ),
+    };
+  });
+  return { ...page, total: state.total };
 };
