@@ -9,20 +9,34 @@
 const MAX_ENTRIES = 500;
 const MAX_AGE_MS = 60_000;
 
-type Entry<T> = { version: number; born: number; value: Promise<T>; weight: number };
+type Entry<T> = {
+  version: number;
+  born: number;
+  used: number;
+  value: Promise<T>;
+  weight: number;
+};
 
 export class VersionedCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private weight = 0;
+  private sweeper: NodeJS.Timeout | null = null;
 
   /**
    * `weigh` says what a value costs to keep (the learners list: the uuids it holds), and
-   * `maxWeight` how much the cache keeps in all.
+   * `maxWeight` how much the cache keeps in all; with `idleMs`, a value not asked for that long
+   * is let go even when nothing else is asked (its memory goes back to an idle server).
    */
   constructor(
     private readonly weigh: (value: T) => number = () => 1,
     private readonly maxWeight = MAX_ENTRIES,
+    private readonly idleMs?: number,
   ) {}
+
+  /** How many values are kept. */
+  get size() {
+    return this.entries.size;
+  }
 
   /**
    * The value of `key` at `version` or later, computed once: concurrent requests share one
@@ -36,14 +50,31 @@ export class VersionedCache<T> {
       entry = this.computed(key, version, now, compute);
     }
     // Most recently used last.
+    entry.used = now;
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.trim();
+    this.sweepLater();
     return entry.value;
   }
 
+  /** Lets idle values go, checking again while any is kept (the timer never holds the process). */
+  private sweepLater() {
+    const { idleMs } = this;
+    if (idleMs === undefined || this.sweeper) return;
+    this.sweeper = setTimeout(() => {
+      this.sweeper = null;
+      const now = performance.now();
+      for (const [key, entry] of [...this.entries]) {
+        if (now - entry.used >= idleMs) this.remove(key, entry);
+      }
+      if (this.entries.size > 0) this.sweepLater();
+    }, idleMs / 2);
+    this.sweeper.unref();
+  }
+
   private computed(key: string, version: number, now: number, compute: () => Promise<T>) {
-    const entry: Entry<T> = { version, born: now, value: compute(), weight: 0 };
+    const entry: Entry<T> = { version, born: now, used: now, value: compute(), weight: 0 };
     entry.value.then(
       (value) => {
         if (this.entries.get(key) !== entry) return;

@@ -1,11 +1,14 @@
 import { sql } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
+import type { TLearnerListRef } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 import type { Database, LearnersTable } from '../db/types.ts';
 import { offsetOf } from '../lib/pagination.ts';
 import type { PageRequest } from '../lib/pagination.ts';
 import { VersionedCache, cacheOf } from './learner-page-cache.ts';
+import { indexable, newestFirst, searchIndex, searchIndexOf } from './learner-search-index.ts';
+import { listsOfLearners } from './learner-serializer.ts';
 import { listMemberCounts } from './learners-lists-repository.ts';
 import { learnersVersion } from './learners-version.ts';
 
@@ -20,8 +23,9 @@ import { learnersVersion } from './learners-version.ts';
 //   first time a page past it is asked, then skips fewer than INDEX_STEP;
 // - a list's members: the total is the lists' member count (learners-lists-repository.ts); a
 //   small list is read whole, a larger one walked as above with rungs every LIST_STEP members;
-// - a search's matches are read once (one pass over the company's learners), sorted, and kept
-//   as uuids in order.
+// - a search's matches are found in the company's search index (learner-search-index.ts: built
+//   once per version, scanned in a few ms) and kept as uuids in order; the SQL path (one pass
+//   over the company's learners, its matches sorted) is kept for "starts-with".
 
 /** What GET /learners asks for: one company's learners, a page of them. */
 export type LearnerPageQuery = {
@@ -143,28 +147,52 @@ const inOrder = (builder: LearnersQuery, start?: Key) =>
     .orderBy('learners.created_at', 'desc')
     .orderBy('learners.uuid', 'desc');
 
-/** Newest first, then by uuid descending: the databases' binary order of these ASCII texts. */
-const newestFirst = (a: Key, b: Key) =>
-  a.created_at !== b.created_at
-    ? a.created_at < b.created_at
-      ? 1
-      : -1
-    : a.uuid < b.uuid
-      ? 1
-      : a.uuid > b.uuid
-        ? -1
-        : 0;
+/** The state of uuids in the list's order. */
+const stateOfUuids = (uuids: string[]): QueryState => ({
+  total: uuids.length,
+  uuids,
+  rungs: [],
+  step: INDEX_STEP,
+  walking: Promise.resolve(),
+});
 
 /** The state of keys read in any order: their uuids, sorted. */
-const stateOfKeys = (keys: Key[]): QueryState => {
-  keys.sort(newestFirst);
-  return {
-    total: keys.length,
-    uuids: keys.map((key) => key.uuid),
-    rungs: [],
-    step: INDEX_STEP,
-    walking: Promise.resolve(),
-  };
+const stateOfKeys = (keys: Key[]): QueryState =>
+  stateOfUuids(keys.sort(newestFirst).map((key) => key.uuid));
+
+/** Uuids of one query at a time in a membership probe (well below both databases' limits). */
+const PROBE_CHUNK = 1000;
+
+/** The learners of `uuids` (in their order) that are members of the list. */
+const membersOf = async (db: Db, listUuid: string, uuids: string[]): Promise<string[]> => {
+  const members = new Set<string>();
+  for (let start = 0; start < uuids.length; start += PROBE_CHUNK) {
+    const rows = await db
+      .selectFrom('learners_list_members')
+      .select('learner_uuid')
+      .where('list_uuid', '=', listUuid)
+      .where('learner_uuid', 'in', uuids.slice(start, start + PROBE_CHUNK))
+      .execute();
+    for (const row of rows) members.add(row.learner_uuid);
+  }
+  return uuids.filter((uuid) => members.has(uuid));
+};
+
+/**
+ * A search's matches from the company's search index, in the list's order (a list's members
+ * among them); null when the index cannot answer it (a "starts-with" search, a term holding a
+ * separator).
+ */
+const indexedSearch = async (
+  db: Db,
+  query: LearnerPageQuery,
+  term: string,
+  version: number,
+): Promise<string[] | null> => {
+  if (LEARNER_SEARCH_MATCH !== 'contains' || !indexable(term)) return null;
+  const index = await searchIndexOf(db, query.companyUuid, query.archived, version);
+  const uuids = searchIndex(index, term, phoneDigits(term));
+  return query.listUuid && uuids.length > 0 ? membersOf(db, query.listUuid, uuids) : uuids;
 };
 
 /** The state of learners whose pages are walked: all the company's, or a large list's. */
@@ -176,14 +204,31 @@ const walkedState = (total: number, step: number): QueryState => ({
   walking: Promise.resolve(),
 });
 
+/**
+ * A search's matches without the index, in the list's order: one pass over the company's
+ * learners, the matches sorted here (walking the order index instead would read each learner's
+ * row in the index's order, several times slower, and Postgres, whose estimate of a LIKE's
+ * matches is far too low, would read them all per page). Exported for the tests that hold the
+ * index to the same answers.
+ */
+export const searchInSql = async (db: Db, query: LearnerPageQuery): Promise<string[]> => {
+  const keys = await matching(db, query).select(['learners.created_at', 'learners.uuid']).execute();
+  return keys.sort(newestFirst).map((key) => key.uuid);
+};
+
 /** Reads a search's matches, counts all the company's learners, or counts a list's members. */
-const computeState = async (db: Db, query: LearnerPageQuery): Promise<QueryState> => {
+const computeState = async (
+  db: Db,
+  query: LearnerPageQuery,
+  version: number,
+): Promise<QueryState> => {
   const select = (builder: LearnersQuery) =>
     builder.select(['learners.created_at', 'learners.uuid']).execute();
-  // One pass over the company's learners, the matches sorted here: walking the order index
-  // instead would read each learner's row in the index's order, several times slower (and
-  // Postgres, whose estimate of a LIKE's matches is far too low, would read them all per page).
-  if (query.search) return stateOfKeys(await select(matching(db, query)));
+  if (query.search) {
+    const uuids =
+      (await indexedSearch(db, query, query.search, version)) ?? (await searchInSql(db, query));
+    return stateOfUuids(uuids);
+  }
   const { listUuid } = query;
   if (!listUuid) {
     const row = await matching(db, query)
@@ -242,15 +287,17 @@ const rowsInOrder = async (db: Db, uuids: string[]): Promise<LearnersTable[]> =>
 };
 
 /** The query's state at the company's current version (computed once per version). */
-const stateOf = async (db: Db, query: LearnerPageQuery): Promise<QueryState> => {
-  const version = await learnersVersion(db, query.companyUuid);
-  const key = JSON.stringify([
+/** The query's key in the caches (a search's case does not matter). */
+const keyOf = (query: LearnerPageQuery) =>
+  JSON.stringify([
     query.companyUuid,
     query.archived,
     query.listUuid ?? null,
     query.search?.toLowerCase() ?? null,
   ]);
-  const cache = cacheOf(
+
+const stateAt = (db: Db, query: LearnerPageQuery, version: number): Promise<QueryState> =>
+  cacheOf(
     db,
     'learner-pages',
     () =>
@@ -258,9 +305,11 @@ const stateOf = async (db: Db, query: LearnerPageQuery): Promise<QueryState> => 
         (state) => (state.uuids?.length ?? 0) + Math.ceil(state.total / state.step),
         KEPT_UUIDS,
       ),
-  );
-  return cache.get(key, version, () => computeState(db, query));
-};
+  ).get(keyOf(query), version, () => computeState(db, query, version));
+
+/** The query's state at the company's current version (computed once per version). */
+const stateOf = async (db: Db, query: LearnerPageQuery): Promise<QueryState> =>
+  stateAt(db, query, await learnersVersion(db, query.companyUuid));
 
 /** The company's (non-)archived learners: a count remembered per version. */
 export const learnersTotal = async (
@@ -270,32 +319,69 @@ export const learnersTotal = async (
 ): Promise<number> =>
   (await stateOf(db, { companyUuid, archived, page: { page: 1, perPage: 1 } })).total;
 
-/** A page of learners, newest first (then by uuid, descending), and how many match in all. */
-export const learnerPage = async (
+/** A page's learners and each one's lists: what only a write to learners or lists changes. */
+export type LearnerPageRows = {
+  rows: LearnersTable[];
+  lists: Map<string, TLearnerListRef[]>;
+};
+
+/**
+ * Pages remembered, in learners (a row and its lists are about 1 KB): the pages asked again and
+ * again — page 1, a search's first page — skip the queries of their keys, rows and lists.
+ */
+const KEPT_PAGE_ROWS = 5000;
+
+/** The rows of the page, in order. */
+const readPage = async (
   db: Db,
   query: LearnerPageQuery,
-): Promise<{ rows: LearnersTable[]; total: number }> => {
-  const state = await stateOf(db, query);
-  const { total } = state;
+  state: QueryState,
+): Promise<LearnersTable[]> => {
   const { perPage } = query.page;
   const offset = offsetOf(query.page);
-  if (offset >= total) return { rows: [], total };
-  if (state.uuids) {
-    return { rows: await rowsInOrder(db, state.uuids.slice(offset, offset + perPage)), total };
-  }
+  if (offset >= state.total) return [];
+  if (state.uuids) return rowsInOrder(db, state.uuids.slice(offset, offset + perPage));
   const rung = Math.floor(offset / state.step);
   if (state.rungs.length < rung) await walkRungs(db, query, state, rung);
   // The list ended before the rung (it shrank while this version was read): no such page.
-  if (state.rungs.length < rung) return { rows: [], total };
+  if (state.rungs.length < rung) return [];
   // Keys first (the index alone: Postgres would read every skipped learner's row), then rows.
   const keys = await inOrder(matching(db, query), state.rungs[rung - 1])
     .select('learners.uuid')
     .limit(perPage)
     .offset(offset - rung * state.step)
     .execute();
-  const rows = await rowsInOrder(
+  return rowsInOrder(
     db,
     keys.map((key) => key.uuid),
   );
-  return { rows, total };
+};
+
+/**
+ * A page of learners, newest first (then by uuid, descending), with each one's lists, and how
+ * many match in all; remembered per version of the company's learners.
+ */
+export const learnerPage = async (
+  db: Db,
+  query: LearnerPageQuery,
+): Promise<LearnerPageRows & { total: number }> => {
+  const version = await learnersVersion(db, query.companyUuid);
+  const state = await stateAt(db, query, version);
+  const pages = cacheOf(
+    db,
+    'learner-page-rows',
+    () => new VersionedCache<LearnerPageRows>((page) => page.rows.length, KEPT_PAGE_ROWS),
+  );
+  const key = JSON.stringify([keyOf(query), query.page.page, query.page.perPage]);
+  const page = await pages.get(key, version, async () => {
+    const rows = await readPage(db, query, state);
+    return {
+      rows,
+      lists: await listsOfLearners(
+        db,
+        rows.map((row) => row.uuid),
+      ),
+    };
+  });
+  return { ...page, total: state.total };
 };

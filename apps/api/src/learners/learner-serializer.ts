@@ -88,21 +88,43 @@ const summariesOf = async (db: Db, rows: readonly LearnersTable[]) => {
   return new Map(maps.flatMap((map) => [...map]));
 };
 
-/** The wire shape of learners, loading their lists and courses in two queries for the batch. */
-export const serializeLearners = async (db: Db, rows: LearnersTable[]): Promise<TLearner[]> => {
+/** Each learner's lists (uuid and name), in the order of GET /learners-lists. */
+export const listsOfLearners = async (
+  db: Db,
+  uuids: readonly string[],
+): Promise<Map<string, TLearnerListRef[]>> => {
+  if (uuids.length === 0) return new Map();
+  const memberships = await db
+    .selectFrom('learners_list_members as m')
+    .innerJoin('learners_lists as l', 'l.uuid', 'm.list_uuid')
+    .where('m.learner_uuid', 'in', [...uuids])
+    .select(['m.learner_uuid', 'l.uuid', 'l.name'])
+    .orderBy(sql`lower(l.name)`)
+    .orderBy('l.uuid')
+    .execute();
+  const lists = new Map<string, TLearnerListRef[]>();
+  for (const { learner_uuid, uuid, name } of memberships) {
+    const own = lists.get(learner_uuid);
+    if (own) own.push({ uuid, name });
+    else lists.set(learner_uuid, [{ uuid, name }]);
+  }
+  return lists;
+};
+
+/**
+ * The wire shape of learners, loading their lists (unless given: a page of learners remembers
+ * them per version of the company's learners) and courses in two queries for the batch.
+ */
+export const serializeLearners = async (
+  db: Db,
+  rows: LearnersTable[],
+  knownLists?: Map<string, TLearnerListRef[]>,
+): Promise<TLearner[]> => {
   if (rows.length === 0) return [];
   const uuids = rows.map((row) => row.uuid);
-  const [names, memberships, courseRows, summaries] = await Promise.all([
+  const [names, listsByLearner, courseRows, summaries] = await Promise.all([
     channelNames(db),
-    db
-      .selectFrom('learners_list_members as m')
-      .innerJoin('learners_lists as l', 'l.uuid', 'm.list_uuid')
-      .where('m.learner_uuid', 'in', uuids)
-      .select(['m.learner_uuid', 'l.uuid', 'l.name'])
-      // The order of GET /learners-lists.
-      .orderBy(sql`lower(l.name)`)
-      .orderBy('l.uuid')
-      .execute(),
+    knownLists ?? listsOfLearners(db, uuids),
     // Courses whose lists include the learner; archived courses are left out.
     db
       .selectFrom('learners_list_members as m')
@@ -116,7 +138,6 @@ export const serializeLearners = async (db: Db, rows: LearnersTable[]): Promise<
       .execute(),
     summariesOf(db, rows),
   ]);
-  const listsByLearner = groupBy(memberships, (row) => row.learner_uuid);
   const coursesByLearner = groupBy(courseRows, (row) => row.learner_uuid);
 
   return rows.map((row): TLearner => {

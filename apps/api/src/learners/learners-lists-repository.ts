@@ -152,12 +152,21 @@ export const insertList = async (
   });
 };
 
-export const renameList = async (db: Db, uuid: string, name: string, now: string) => {
-  await db
-    .updateTable('learners_lists')
-    .set({ name, updated_at: now })
-    .where('uuid', '=', uuid)
-    .execute();
+/** Renames a list (learners' pages show its name: the company's learners version moves). */
+export const renameList = async (
+  db: Db,
+  list: Pick<LearnersListsTable, 'uuid' | 'company_uuid'>,
+  name: string,
+  now: string,
+) => {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('learners_lists')
+      .set({ name, updated_at: now })
+      .where('uuid', '=', list.uuid)
+      .execute();
+    await bumpLearnersVersion(trx, [list.company_uuid]);
+  });
 };
 
 /** Deletes a list; its learners stay, and courses that targeted it stop targeting it. */

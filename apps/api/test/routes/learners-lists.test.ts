@@ -202,11 +202,17 @@ describe('learners lists API', async () => {
   });
 
   describe('PUT /api/v1/learners-lists/{uuid}', () => {
-    it('renames a list', async () => {
+    it('renames a list, and its learners’ pages show the new name', async () => {
       const { headers, company } = await createSignedInUser(app);
       const learner = await insertLearner(app, company.uuid);
       const list = await insertList(app, company.uuid, 'Old name', [learner.uuid]);
-      app.testClock.advance(60_000);
+      const listsOnPage = async () => {
+        const page = await call(app, { method: 'GET', url: '/api/v1/learners', headers });
+        const [first] = (page.json as { data: { learners_lists: { name: string }[] }[] }).data;
+        return first?.learners_lists.map((ref) => ref.name);
+      };
+      expect(await listsOnPage()).toEqual(['Old name']);
+      app.testClock.advance(1_000);
       const response = await call(app, {
         method: 'PUT',
         url: `/api/v1/learners-lists/${list.uuid}`,
@@ -224,6 +230,7 @@ describe('learners lists API', async () => {
         },
       });
       expect((await listRow(list.uuid))?.name).toBe('New name');
+      expect(await listsOnPage()).toEqual(['New name']);
     });
 
     it('allows keeping its own name but not taking another list’s', async () => {

@@ -1,6 +1,7 @@
 import { MESSAGES } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
+import { searchInSql } from '../../src/learners/learner-page.ts';
 import { insertLearnerRows, learnerRow } from '../../src/learners/learners-repository.ts';
 import { buildTestApp, call, createSignedInUser } from '../helper.ts';
 import {
@@ -473,6 +474,76 @@ describe('learners API', async () => {
       expect(await search('4567')).toEqual([ada.uuid, grace.uuid].sort());
       expect(await search('+44')).toEqual([]);
       expect(await search('nobody')).toEqual([]);
+    });
+
+    it('finds with its search index what the SQL search finds: live, archived, in a list', async () => {
+      const { headers, company } = await createSignedInUser(app);
+      const first = ['Ada', 'Bruno', 'Chiara', 'Zoë', 'Jürgen'];
+      const last = ['Lovelace', 'Rossi', "D'Angelo", 'Müller', 'Adams-Ross'];
+      const now = app.clock.now().getTime();
+      // Some learners share an instant (an import's batch): the order falls back to the uuid.
+      const rows = Array.from({ length: 40 }, (_, index) =>
+        learnerRow(
+          company.uuid,
+          {
+            first_name: first[index % 5]!,
+            last_name: last[(index * 3) % 5]!,
+            email: index % 4 === 0 ? null : `user${index}_${index % 3 ? 'a' : 'b'}@example.test`,
+            phone: index % 3 === 0 ? `+3933312345${String(index).padStart(2, '0')}` : null,
+            locale: 'en',
+            channels: ['slack'],
+          },
+          {
+            created_at: new Date(now - Math.floor(index / 3) * 1000).toISOString(),
+            deleted_at: index % 5 === 4 ? new Date(now).toISOString() : null,
+          },
+        ),
+      );
+      await insertLearnerRows(app.db, rows);
+      const list = await insertList(
+        app,
+        company.uuid,
+        'Half',
+        rows.filter((_, index) => index % 2 === 0).map((row) => row.uuid),
+      );
+      const terms = ['a', 'ADA', 'ross', 'zoë', 'MÜLLER', "d'an", 'o r', 'user1', '_b@', '%'];
+      const phones = ['333', '+39 333 123', '0039', '45 1', '1234520'];
+      for (const search of [...terms, ...phones, 'nobody']) {
+        for (const archived of [false, true]) {
+          for (const listUuid of [undefined, list.uuid]) {
+            const path = listUuid
+              ? `/api/v1/learners/learners-lists/${listUuid}`
+              : '/api/v1/learners';
+            const response = await call(app, {
+              method: 'GET',
+              url: `${path}?per_page=100&archived=${archived}&search=${encodeURIComponent(search)}`,
+              headers,
+            });
+            const query = { companyUuid: company.uuid, archived, listUuid, search };
+            const expected = await searchInSql(app.db, {
+              ...query,
+              page: { page: 1, perPage: 100 },
+            });
+            expect([search, archived, listUuid, uuidsOf(response.json)]).toEqual([
+              search,
+              archived,
+              listUuid,
+              expected,
+            ]);
+          }
+        }
+      }
+      // A name upper-cased beyond ASCII is found too (SQLite's lower() leaves Ö as it is).
+      const loud = await insertLearner(app, company.uuid, {
+        first_name: 'ÖZGE',
+        last_name: 'ÇELİK',
+      });
+      const found = await call(app, {
+        method: 'GET',
+        url: `/api/v1/learners?search=${encodeURIComponent('özge ç')}`,
+        headers,
+      });
+      expect(uuidsOf(found.json)).toEqual([loud.uuid]);
     });
 
     it('pages 2,100 learners of one instant in one order: all, in a list and searched', async () => {

@@ -105,7 +105,7 @@ export const learnersListsRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyUuid = companyOf(request);
       const list = await findList(app.db, companyUuid, request.params.uuid);
       await assertNameFree(app.db, companyUuid, request.body.name, list.uuid);
-      await renameList(app.db, list.uuid, request.body.name, isoNow(app.clock));
+      await renameList(app.db, list, request.body.name, isoNow(app.clock));
       return listResponse(companyUuid, list.uuid);
     },
   );

@@ -78,14 +78,14 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     if (listUuid) await findList(app.db, companyUuid, listUuid);
     const page = pageRequest(query);
-    const { rows, total } = await learnerPage(app.db, {
+    const { rows, lists, total } = await learnerPage(app.db, {
       companyUuid,
       archived: query.archived,
       listUuid,
       search: query.search?.trim() || undefined,
       page,
     });
-    return paginated(await serializeLearners(app.db, rows), total, page, request.url);
+    return paginated(await serializeLearners(app.db, rows, lists), total, page, request.url);
   };
 
   app.post(
