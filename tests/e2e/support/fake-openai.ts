@@ -5,11 +5,13 @@ import type { AddressInfo } from 'node:net';
 // bearer key checked, JSON mode). It answers the lesson translator (apps/api/src/ai/translate.ts)
 // as a translator would: every item of `items`, in order, marked with the target language, HTML
 // tags kept. A lesson whose texts hold one of the markers below makes it fail the way the spec's
-// failure cases need: a server error, or one text too few (the size mismatch of spec §8).
+// failure cases need: a server error, one text too few (the size mismatch of spec §8), or that
+// text answered with nothing (spec §8's "Translation not found").
 
 export const FAKE_AI_KEY = 'e2e-fake-openai-key';
 export const FAIL_WITH_SERVER_ERROR = 'FAKE-AI-500';
 export const FAIL_WITH_SIZE_MISMATCH = 'FAKE-AI-SIZE';
+export const FAIL_WITH_MISSING_TEXT = 'FAKE-AI-EMPTY';
 
 const TARGETS: Record<string, string> = { Italian: 'IT', German: 'DE', English: 'EN' };
 
@@ -69,7 +71,9 @@ export const startFakeOpenAi = async (): Promise<{ baseUrl: string; close: () =>
         send(500, { error: { message: 'The server had an error.', type: 'server_error' } });
         return;
       }
-      const translated = items.map((item) => translate(item, TARGETS[into] ?? into));
+      const translated = items.map((item) =>
+        item.includes(FAIL_WITH_MISSING_TEXT) ? '' : translate(item, TARGETS[into] ?? into),
+      );
       if (items.some((item) => item.includes(FAIL_WITH_SIZE_MISMATCH))) translated.pop();
       send(200, completion({ items: translated }));
     });

@@ -14,6 +14,9 @@ import { TOKENS_STORAGE_KEY, apiSignIn } from '../requests/auth.ts';
 //   CCP_E2E_TMP=$(mktemp -d) npx tsx support/screenshots.ts http://127.0.0.1:8080 \
 //     --routes /dashboard,/dashboard?archived=1 --widths 1366,768 --langs en,it,de --out /tmp/shots
 //
+// `--click 'role=button[name="Menu"]'` clicks these Playwright selectors (`;;` between several)
+// on every route before its shot: a menu, a drawer or a form that opens on a click.
+//
 // CCP_E2E_TMP holds the spent sign-in codes (helpers/totp.ts); reuse it between runs against
 // the same server so a second run does not replay a code the server has seen.
 
@@ -31,6 +34,7 @@ const account = argValue('account', 'creator') as TAccount;
 const fullPage = argValue('full', '1') === '1';
 // A file to put in the page's file input before the shot (the learners upload's mapping step).
 const file = argValue('file', '');
+const clicks = argValue('click', '').split(';;').filter(Boolean);
 if (!(account in ACCOUNTS)) throw new Error(`Unknown account ${account}.`);
 
 mkdirSync(out, { recursive: true });
@@ -69,6 +73,7 @@ for (const lang of langs) {
       await page.goto(route);
       await page.waitForLoadState('networkidle');
       if (file) await page.locator('input[type=file]').first().setInputFiles(file);
+      for (const selector of clicks) await page.locator(selector).first().click();
       await page.waitForTimeout(400);
       const name = `${route.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'root'}-${width}-${lang}.png`;
       await page.screenshot({ path: path.join(out, name), fullPage });

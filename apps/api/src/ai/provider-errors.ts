@@ -3,7 +3,7 @@ import { MESSAGES } from '@ccp/schemas';
 import { messageText } from '../i18n/messages.ts';
 import { AppError } from '../lib/app-error.ts';
 import { AiProviderError } from './provider.ts';
-import { TranslationSizeError } from './translate.ts';
+import { TranslationMissingError, TranslationSizeError } from './translate.ts';
 
 // A provider's failures as the answers the clients show (docs/ai.md "Providers"): used by the AI
 // routes and by the import job alike.
@@ -36,6 +36,9 @@ export const withProviderErrors = async <T>(
         'AI_PROVIDER_ERROR',
         messageText('translationSizeMismatch', { sent: error.sent, received: error.received }),
       );
+    }
+    if (error instanceof TranslationMissingError) {
+      throw new AppError('AI_PROVIDER_ERROR', MESSAGES.translationNotFound);
     }
     throw error;
   }

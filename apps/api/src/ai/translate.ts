@@ -23,6 +23,22 @@ export class TranslationSizeError extends Error {
   }
 }
 
+/**
+ * The provider answered a text with nothing (spec §8 "Translation not found"): a blank item for a
+ * source text that has words would store a lesson without them.
+ */
+export class TranslationMissingError extends Error {
+  readonly day: number;
+
+  constructor(day: number) {
+    super(`A text of day ${day} came back untranslated (blank).`);
+    this.name = 'TranslationMissingError';
+    this.day = day;
+  }
+}
+
+const isBlank = (text: string) => plainText(text).trim() === '';
+
 /** The texts of a lesson in a fixed order: title, intro, content, then its assessment's. */
 export const lessonTexts = (lesson: TCourseLesson): string[] => {
   const texts = [lesson.title, lesson.topic_intro, lesson.topic_content];
@@ -87,7 +103,8 @@ const CONCURRENCY = 3;
 
 /**
  * The lessons translated by the provider, one request per lesson (a few at a time). Throws
- * AiProviderError when the provider fails and TranslationSizeError on a size mismatch.
+ * AiProviderError when the provider fails, TranslationSizeError on a size mismatch and
+ * TranslationMissingError when a text came back blank.
  */
 export const translateLessons = async (
   provider: TAiProvider,
@@ -116,6 +133,9 @@ export const translateLessons = async (
       }
       if (translated.length !== items.length) {
         throw new TranslationSizeError(items.length, translated.length);
+      }
+      if (items.some((item, at) => !isBlank(item) && isBlank(translated[at] as string))) {
+        throw new TranslationMissingError(lesson.day);
       }
       results[index] = applyTexts(lesson, translated as string[], to);
     }

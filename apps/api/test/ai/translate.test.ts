@@ -213,6 +213,17 @@ describe('translating a course by AI', async () => {
     expect(await languagesOf(course)).toEqual(['en']);
   });
 
+  it('answers 502 "Translation not found" when a text comes back blank, and stores nothing', async () => {
+    const course = await seed({ days: 1 });
+    fake.onChat(({ user }) => ({
+      content: { items: itemsOf(user).map((item, at) => (at === 1 ? ' ' : `[IT] ${item}`)) },
+    }));
+    const response = await translate(course, { target_language: 'it' });
+    expect(response.statusCode).toBe(502);
+    expect(response.json.error.message).toBe(MESSAGES.translationNotFound);
+    expect(await languagesOf(course)).toEqual(['en']);
+  });
+
   it('answers 502 when the answer is not a list of texts', async () => {
     const course = await seed({ days: 1 });
     fake.onChat(() => ({ content: { translation: 'Ciao' } }));

@@ -1,13 +1,18 @@
 import { MESSAGES } from '@ccp/schemas';
 
 import { expect, test } from '../../fixtures/ai-server.ts';
-import { FAIL_WITH_SERVER_ERROR, FAIL_WITH_SIZE_MISMATCH } from '../../support/fake-openai.ts';
+import {
+  FAIL_WITH_MISSING_TEXT,
+  FAIL_WITH_SERVER_ERROR,
+  FAIL_WITH_SIZE_MISMATCH,
+} from '../../support/fake-openai.ts';
 import { CourseWizard } from '../../pom/course-wizard.ts';
 import { apiCourse, apiLesson } from '../../requests/courses.ts';
 
 // "Translate with AI" in the Content step, against a server whose AI provider is the local fake
 // OpenAI (fixtures/ai-server.ts): a complete English day fills the Italian one, lesson and
-// assessment; the provider's server error and a size mismatch show the spec §8 texts.
+// assessment; the provider's server error, a size mismatch and a text answered with nothing show
+// the spec §8 texts.
 
 test.use({ account: 'creator' });
 test.describe.configure({ timeout: 120_000 });
@@ -47,7 +52,7 @@ test('a complete English day is translated into Italian through the AI provider'
   await expect(wizard.marker(1, 'it')).toHaveAttribute('data-state', 'empty');
 });
 
-test('the provider failing and a translation of the wrong size show their spec texts', async ({
+test('the provider failing, a translation of the wrong size or a missing text show their spec texts', async ({
   page,
   tokens,
 }) => {
@@ -57,6 +62,7 @@ test('the provider failing and a translation of the wrong size show their spec t
     lessons: [
       { ...apiLesson(1), topic_intro: `An intro ${FAIL_WITH_SERVER_ERROR}.` },
       { ...apiLesson(2), topic_intro: `An intro ${FAIL_WITH_SIZE_MISMATCH}.` },
+      { ...apiLesson(3), topic_intro: `An intro ${FAIL_WITH_MISSING_TEXT}.` },
     ],
   });
   const translate = page.getByRole('button', { name: 'Translate with AI from English' });
@@ -73,4 +79,9 @@ test('the provider failing and a translation of the wrong size show their spec t
       .replace('{{sent}}', String(texts)),
   );
   await expect(new CourseWizard(page).marker(2, 'it')).toHaveAttribute('data-state', 'empty');
+
+  await new CourseWizard(page).open(uuid, 'content', '?day=3&lang=it');
+  await translate.click();
+  await expect(page.locator('.translate-alert')).toHaveText('Translation not found');
+  await expect(new CourseWizard(page).marker(3, 'it')).toHaveAttribute('data-state', 'empty');
 });

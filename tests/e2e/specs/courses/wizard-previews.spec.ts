@@ -1,15 +1,18 @@
 import type { TCourse } from '@ccp/schemas';
 
 import { expect, test } from '../../fixtures/test.ts';
+import { antdSelectOption } from '../../helpers/antd.ts';
 import { CourseWizard } from '../../pom/course-wizard.ts';
-import { apiData } from '../../requests/api.ts';
+import { apiClassrooms, apiData } from '../../requests/api.ts';
 import { apiCourse, apiLesson } from '../../requests/courses.ts';
 
 // What the wizard shows before anything is sent: the calendar of every send (weekends skipped,
-// the October clock change), the channel preview's warnings, the plan's lessons limit, and
-// hostile lesson HTML kept out of the page.
+// the October clock change), the channel preview's warnings, a scheduled course's channel change
+// notice, the plan's lessons limit, and hostile lesson HTML kept out of the page.
 
 const unique = () => Date.now().toString(36);
+const CHANNEL_CHANGE_NOTICE =
+  'The new channel takes effect from the next training: lessons already sent stay where they went.';
 
 test.describe('as Acme (Business plan)', () => {
   test.use({ account: 'creator' });
@@ -53,6 +56,29 @@ test.describe('as Acme (Business plan)', () => {
       await expect(day(3)).toContainText('27-10-2026 08:00');
       await expect(day(3)).not.toContainText('clock change');
     });
+  });
+
+  test('a scheduled course’s new channel is said to take effect from the next training', async ({
+    page,
+    tokens,
+  }) => {
+    // The demo's scheduled course on Slack; nothing is saved.
+    const [classroom] = await apiClassrooms(page.request, tokens!.access_token);
+    const courses = await apiData<TCourse[]>(
+      page.request,
+      tokens!.access_token,
+      `/api/v1/classrooms/${classroom!.uuid}/courses`,
+      { paginate: 'false' },
+    );
+    const scheduled = courses.find((course) => course.name === 'Objection Handling');
+    expect(scheduled?.status).toBe('scheduled');
+    await new CourseWizard(page).open(scheduled!.uuid, 'delivery');
+    const notice = page.getByText(CHANNEL_CHANGE_NOTICE);
+    await expect(notice).toHaveCount(0);
+    await antdSelectOption(page, page.getByLabel('Channel', { exact: true }), 'MS Teams');
+    await expect(notice).toBeVisible();
+    await antdSelectOption(page, page.getByLabel('Channel', { exact: true }), 'Slack');
+    await expect(notice).toHaveCount(0);
   });
 
   test('the channel preview says WhatsApp cannot carry 11 answers as buttons', async ({

@@ -93,6 +93,27 @@ test('each §5 rule shows its own text under its field', async ({ page }) => {
   await expect(wizard.errorUnder('Public description')).toHaveText(MESSAGES.descriptionMax);
   await page.getByLabel('Public description').fill('');
   await expect(wizard.errorUnder('Public description')).toHaveText(MESSAGES.descriptionRequired);
+  // The cover (at most 500 × 500 px and 2 MB) is checked in the browser: nothing is sent.
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' && request.url().includes('/courses')) sent.push(request.url());
+  });
+  const cover = page.getByLabel('Cover image');
+  await cover.setInputFiles({
+    name: 'wide.svg',
+    mimeType: 'image/svg+xml',
+    buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="501" height="500"/>'),
+  });
+  await expect(wizard.errorUnder('Cover image')).toHaveText(MESSAGES.imageDimensions);
+  await cover.setInputFiles({
+    name: 'heavy.png',
+    mimeType: 'image/png',
+    buffer: Buffer.alloc(2 * 1024 * 1024 + 1),
+  });
+  await expect(wizard.errorUnder('Cover image')).toHaveText(MESSAGES.imageSize);
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await expect(wizard.errorUnder('Cover image')).toHaveCount(0);
+  expect(sent).toEqual([]);
   await wizard.fillIntro(`Rules ${unique()}`, 'Checking every rule of the lesson form.');
 
   const form = wizard.lessonForm;

@@ -53,4 +53,28 @@ test.describe('signed in', () => {
     await expect(page.getByRole('heading', { level: 2, name: 'Überblick' })).toBeVisible();
     await expect(overview).toBeHidden();
   });
+
+  test('German names fit the top bar at 1280 px; at 768 px they are in the menu', async ({
+    page,
+    appFrame,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await appFrame.goto('/dashboard');
+    await appFrame.language.selectOption('de');
+    const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
+    const insights = nav.getByRole('link', { name: 'Auswertungen' });
+    await expect(insights).toBeVisible();
+    // Not under the classroom and language switches that follow it.
+    const end = await page.getByRole('banner').locator('.top-bar-end').boundingBox();
+    const link = await insights.boundingBox();
+    expect(link!.x + link!.width).toBeLessThanOrEqual(end!.x);
+
+    await page.setViewportSize({ width: 768, height: 900 });
+    await expect(nav).toBeHidden();
+    await page.getByRole('button', { name: 'Menü' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menü' });
+    await menu.getByRole('link', { name: 'Auswertungen' }).click();
+    await expect(page).toHaveURL(/\/insights$/);
+    await expect(menu).toBeHidden();
+  });
 });

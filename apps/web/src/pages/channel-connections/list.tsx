@@ -3,6 +3,7 @@ import { CONNECTION_FIELDS } from '@ccp/schemas';
 import type { TChannelConnection } from '@ccp/schemas';
 import { useCustomMutation, useDelete, useList, useUpdate } from '@refinedev/core';
 import { Alert, App, Button, Card, Descriptions, Form, Input, Popconfirm, Space, Tag } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PageHeader } from '../../components/page-header.tsx';
@@ -32,9 +33,14 @@ const DETAIL_KEYS = [
 
 type TRow = TChannelConnection & { id: string };
 
-/** An administrator's form for one provider: its fields, secrets write-only. */
+/**
+ * An administrator's form for one provider: its fields (secrets write-only) open from "Connect"
+ * or "Change credentials", so the page first shows every channel's status at a glance; the
+ * test, "Add to Slack" and disconnect stay beside it.
+ */
 const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
   const { t, i18n } = useTranslation();
+  const [open, setOpen] = useState(false);
   const { notification } = App.useApp();
   const [form] = Form.useForm<Record<string, string>>();
   const { mutate: update, mutation } = useUpdate();
@@ -122,30 +128,45 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
       className="channel-connection-form"
       aria-label={t(`courses.wizard.channels.${row.channel}`)}
     >
-      {fields.map((field) => (
-        <Form.Item
-          key={field.key}
-          name={field.key}
-          label={t(`channel-connections.fields.${field.key}`)}
-          extra={
-            field.secret && row.secrets_set.includes(field.key)
-              ? t('channel-connections.secretStored')
-              : i18n.exists(`channel-connections.hints.${field.key}`)
-                ? t(`channel-connections.hints.${field.key}`)
-                : undefined
-          }
-        >
-          {field.secret ? (
-            <Input.Password autoComplete="new-password" />
-          ) : (
-            <Input autoComplete="off" />
-          )}
-        </Form.Item>
-      ))}
+      {open &&
+        fields.map((field) => (
+          <Form.Item
+            key={field.key}
+            name={field.key}
+            label={t(`channel-connections.fields.${field.key}`)}
+            extra={
+              field.secret && row.secrets_set.includes(field.key)
+                ? t('channel-connections.secretStored')
+                : i18n.exists(`channel-connections.hints.${field.key}`)
+                  ? t(`channel-connections.hints.${field.key}`)
+                  : undefined
+            }
+          >
+            {field.secret ? (
+              <Input.Password autoComplete="new-password" />
+            ) : (
+              <Input autoComplete="off" />
+            )}
+          </Form.Item>
+        ))}
       <Space wrap>
-        <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-          {t('channel-connections.actions.save')}
-        </Button>
+        {/* Two elements (keys): a reused button would turn into the submit during its own
+            click and send the empty form. */}
+        {open ? (
+          <Button key="save" type="primary" htmlType="submit" loading={mutation.isPending}>
+            {t('channel-connections.actions.save')}
+          </Button>
+        ) : (
+          <Button
+            key="open"
+            type={row.status === 'not_connected' ? 'primary' : 'default'}
+            onClick={() => setOpen(true)}
+          >
+            {t(
+              `channel-connections.actions.${row.status === 'not_connected' ? 'connect' : 'edit'}`,
+            )}
+          </Button>
+        )}
         {row.status !== 'not_connected' && row.status !== 'demo' && (
           <Button onClick={test} loading={customMutation.isPending}>
             {t('channel-connections.actions.test')}
@@ -167,6 +188,17 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
           >
             <Button danger>{t('channel-connections.actions.disconnect')}</Button>
           </Popconfirm>
+        )}
+        {open && (
+          <Button
+            type="text"
+            onClick={() => {
+              form.resetFields();
+              setOpen(false);
+            }}
+          >
+            {t('buttons.cancel')}
+          </Button>
         )}
       </Space>
     </Form>

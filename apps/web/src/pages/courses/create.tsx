@@ -204,7 +204,10 @@ const LoadedWizard = ({
       type="info"
       showIcon
       className="wizard-notice"
-      message={t('courses.wizard.editingLive', { status: t(`enum.courseStatus.${course.status}`) })}
+      message={t('courses.wizard.editingLive', {
+        // The status inside the sentence, in lower case ("This course is scheduled: …").
+        status: t(`enum.courseStatusInSentence.${course.status}`),
+      })}
     />
   ) : null;
 

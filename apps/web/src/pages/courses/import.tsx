@@ -192,8 +192,11 @@ export const CourseImport = () => {
 
   return (
     <section className="page-section import-page">
-      <PageHeader title={title} back={{ to: ROUTES.dashboard, label: t('layout.nav.home') }} />
-      <p className="muted import-lead">{t('courses.import.lead')}</p>
+      <PageHeader
+        title={title}
+        subtitle={t('courses.import.lead')}
+        back={{ to: ROUTES.dashboard, label: t('layout.nav.home') }}
+      />
       {jobUuid && (
         <AiImportJob
           key={jobUuid}

@@ -47,8 +47,13 @@ export const CalendarPreview = ({ distribution, days }: Props) => {
         weekday: 'short',
         timeZone: 'UTC',
       }),
-      own: new Intl.DateTimeFormat(NUMBER_LOCALES[locale], {
+      // The weekday alone, as in the CET column: inside a full date German writes "So." and
+      // alone "So".
+      ownWeekday: new Intl.DateTimeFormat(NUMBER_LOCALES[locale], {
         weekday: 'short',
+        timeZone: zone,
+      }),
+      own: new Intl.DateTimeFormat(NUMBER_LOCALES[locale], {
         day: '2-digit',
         month: '2-digit',
         hour: '2-digit',
@@ -67,7 +72,8 @@ export const CalendarPreview = ({ distribution, days }: Props) => {
     const parts = formats.own.formatToParts(new Date(at));
     const part = (type: Intl.DateTimeFormatPartTypes) =>
       parts.find((entry) => entry.type === type)?.value ?? '';
-    return `${part('weekday')} ${part('day')}-${part('month')} ${part('hour')}:${part('minute')}`;
+    const day = formats.ownWeekday.format(new Date(at));
+    return `${day} ${part('day')}-${part('month')} ${part('hour')}:${part('minute')}`;
   };
   const rows = useMemo(() => {
     if (!calendar) return [];

@@ -140,7 +140,15 @@ export const FinishStep = () => {
       <div className="finish-layout">
         <Card className="wizard-card" title={t('courses.wizard.finish.check')}>
           {problems.length === 0 ? (
-            <Alert type="success" showIcon message={t('courses.wizard.finish.ready')} />
+            <Alert
+              type="success"
+              showIcon
+              message={t(
+                snapshot.status === 'draft'
+                  ? 'courses.wizard.finish.ready'
+                  : 'courses.wizard.finish.readyLive',
+              )}
+            />
           ) : (
             <>
               {fixFirst && (
