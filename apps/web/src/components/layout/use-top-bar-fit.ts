@@ -3,8 +3,8 @@ import type { RefObject } from 'react';
 
 /**
  * How much of the top bar keeps its names, from the roomiest to the tightest: every name; the
- * Channels link as an icon; the account link too; Log out too; then the collapsed menu (a button
- * opening the whole navigation with its names). The main navigation keeps its names until the
+ * Channels link as an icon; the account link too; Log out too; smaller gaps and a shorter
+ * classroom name; then the collapsed menu (a button opening the whole navigation with its names). The main navigation keeps its names until the
  * collapse, so it is never clipped.
  */
 export const TOP_BAR_FIT_STEPS = [
@@ -12,6 +12,7 @@ export const TOP_BAR_FIT_STEPS = [
   'channels-icon',
   'account-icon',
   'end-icons',
+  'tight',
   'collapsed',
 ];
 
