@@ -5,7 +5,7 @@ import { VersionedCache, cacheOf } from './learner-page-cache.ts';
 // A new search term without a read of the company's learners (issue 14; docs/decisions.md
 // "Learners list at scale"): per company, live or archived, and per version of its learners, what
 // a "contains" search looks at — lowercased "first last" and e-mail, the stored phone — in the
-// list's order, as three long strings with the offset of each learner. A term is found with
+// list's order, as two long strings with the offset of each learner, and the uuids. A term is found with
 // indexOf, a few milliseconds for 100,000 learners, and its matches come out in the list's order.
 // The index is built with one read of the company's learners (what one new term cost before),
 // kept only while the company searches (IDLE_MS), at most KEPT_CHARS in all.
@@ -36,9 +36,11 @@ const field = (text: string | null) =>
 /** The company's learners as a search looks at them, in the list's order. */
 export type SearchIndex = {
   count: number;
-  /** The uuids, one after the other, from uuidStarts[i] to uuidStarts[i + 1]. */
-  uuids: string;
-  uuidStarts: Int32Array;
+  /**
+   * The uuids, each its own string: a match shares it (a slice of one long string would keep
+   * the whole string alive as long as any search's matches are remembered).
+   */
+  uuids: string[];
   /** Per learner: lowercased "first last", FIELD_END, lowercased e-mail, LEARNER_END. */
   names: string;
   nameStarts: Int32Array;
@@ -68,7 +70,6 @@ const joined = (rows: readonly IndexedRow[], textOf: (row: IndexedRow) => string
 /** The index of rows read in any order. */
 export const buildSearchIndex = (rows: IndexedRow[]): SearchIndex => {
   rows.sort(newestFirst);
-  const uuids = joined(rows, (row) => row.uuid);
   const names = joined(
     rows,
     (row) =>
@@ -77,8 +78,7 @@ export const buildSearchIndex = (rows: IndexedRow[]): SearchIndex => {
   const phones = joined(rows, (row) => `${field(row.phone)}${LEARNER_END}`);
   return {
     count: rows.length,
-    uuids: uuids.text,
-    uuidStarts: uuids.starts,
+    uuids: rows.map((row) => row.uuid),
     names: names.text,
     nameStarts: names.starts,
     phones: phones.text,
@@ -133,9 +133,7 @@ export const searchIndex = (
   for (const digits of phoneDigits) mark(index.phones, index.phoneStarts, count, digits, hits);
   const uuids: string[] = [];
   for (let learner = 0; learner < count; learner += 1) {
-    if (hits[learner]) {
-      uuids.push(index.uuids.slice(index.uuidStarts[learner], index.uuidStarts[learner + 1]));
-    }
+    if (hits[learner]) uuids.push(index.uuids[learner]!);
   }
   return uuids;
 };
@@ -145,8 +143,8 @@ const KEPT_CHARS = 30_000_000;
 /** An index not searched for this long is let go (the idle server gives its memory back). */
 const IDLE_MS = 120_000;
 
-const charsOf = (index: SearchIndex) =>
-  index.uuids.length + index.names.length + index.phones.length + 3 * index.count;
+/** A uuid string costs about 60 characters' worth; each learner two offsets. */
+const charsOf = (index: SearchIndex) => index.names.length + index.phones.length + 64 * index.count;
 
 /** Reads the company's (non-)archived learners once: what a search looks at. */
 const readIndex = async (db: Db, companyUuid: string, archived: boolean) => {
