@@ -13,6 +13,11 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { createDatabase } from '../apps/api/src/db/index.ts';
 import type { DatabaseConfig } from '../apps/api/src/db/index.ts';
 import { WHATSAPP_MESSAGES_PER_SECOND } from '../apps/api/src/delivery/channels/whatsapp/client.ts';
+import {
+  insertListRows,
+  insertMemberRows,
+} from '../apps/api/src/learners/learners-lists-repository.ts';
+import { insertLearnerRows } from '../apps/api/src/learners/learners-repository.ts';
 import { createManualClock } from '../apps/api/src/lib/clock.ts';
 import { newUuid } from '../apps/api/src/lib/ids.ts';
 import { startFakeWhatsApp } from '../apps/api/test/fakes/whatsapp.ts';
@@ -105,44 +110,29 @@ const prepare = async (fake: Fake): Promise<Bench> => {
   const now = SETUP_AT;
   const { companyUuid, classroomUuid, headers } = await createBenchAccount(app);
   const listUuid = newUuid();
-  await app.db
-    .insertInto('learners_lists')
-    .values({
-      uuid: listUuid,
-      company_uuid: companyUuid,
-      name: 'Bench',
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const learnerUuids: string[] = [];
-  for (let start = 0; start < LESSONS; start += 500) {
-    const rows = Array.from({ length: Math.min(500, LESSONS - start) }, (_, offset) => {
-      const index = start + offset;
-      const uuid = newUuid();
-      learnerUuids.push(uuid);
-      return {
-        uuid,
-        company_uuid: companyUuid,
-        first_name: 'Learner',
-        last_name: String(index),
-        email: `learner${index}@example.test`,
-        phone: `+3933${String(index).padStart(8, '0')}`,
-        locale: 'en',
-        active: 1,
-        reachability: 'unknown',
-        channels: JSON.stringify(['whatsapp']),
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      };
-    });
-    await app.db.insertInto('learners').values(rows).execute();
-    await app.db
-      .insertInto('learners_list_members')
-      .values(rows.map((row) => ({ list_uuid: listUuid, learner_uuid: row.uuid })))
-      .execute();
-  }
+  await insertListRows(app.db, [
+    { uuid: listUuid, company_uuid: companyUuid, name: 'Bench', created_at: now, updated_at: now },
+  ]);
+  const learners = Array.from({ length: LESSONS }, (_, index) => ({
+    uuid: newUuid(),
+    company_uuid: companyUuid,
+    first_name: 'Learner',
+    last_name: String(index),
+    email: `learner${index}@example.test`,
+    phone: `+3933${String(index).padStart(8, '0')}`,
+    locale: 'en',
+    active: 1,
+    reachability: 'unknown',
+    channels: JSON.stringify(['whatsapp']),
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  }));
+  await insertLearnerRows(app.db, learners);
+  await insertMemberRows(
+    app.db,
+    learners.map((learner) => ({ list_uuid: listUuid, learner_uuid: learner.uuid })),
+  );
   const ask = async (method: 'POST' | 'PUT', url: string, payload: unknown) => {
     const response = await app.inject({ method, url, headers, payload: payload as object });
     if (response.statusCode >= 300)

@@ -24,6 +24,7 @@ import type { DatabaseConfig, Db } from '../apps/api/src/db/index.ts';
 import { newUuid } from '../apps/api/src/lib/ids.ts';
 import { stopImportWorker, warmUpImportWorker } from '../apps/api/src/imports/batches.ts';
 import { startJobRunner } from '../apps/api/src/jobs/runner.ts';
+import { insertListRows } from '../apps/api/src/learners/learners-lists-repository.ts';
 import {
   procCpuSeconds,
   seedBenchAccount,
@@ -87,16 +88,15 @@ const main = async () => {
   const listUuid = values.list ? newUuid() : null;
   if (listUuid) {
     const now = new Date().toISOString();
-    await app.db
-      .insertInto('learners_lists')
-      .values({
+    await insertListRows(app.db, [
+      {
         uuid: listUuid,
         company_uuid: companyUuid,
         name: 'Bench',
         created_at: now,
         updated_at: now,
-      })
-      .execute();
+      },
+    ]);
   }
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const runner = startJobRunner(app, { pollMs: 50 });
