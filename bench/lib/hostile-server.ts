@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { buildApp } from '../../apps/api/src/app.ts';
+import { insertDraftCourse } from '../../apps/api/src/courses/courses-repository.ts';
 import { newUuid } from '../../apps/api/src/lib/ids.ts';
 import { createBenchAccount } from './account.ts';
 
@@ -26,9 +27,9 @@ const {
   accessToken,
 } = await createBenchAccount(app);
 const course = newUuid();
-await app.db
-  .insertInto('courses')
-  .values({
+await insertDraftCourse(
+  app.db,
+  {
     uuid: course,
     company_uuid: company,
     classroom_uuid: classroom,
@@ -36,17 +37,11 @@ await app.db
     description: 'Bench course.',
     image_path: null,
     category: null,
-    enrollment: null,
-    status: 'draft',
     distribution: null,
     creator_uuid: user,
-    created_at: now,
-    updated_at: now,
-    scheduled_at: null,
-    delivered_at: null,
-    deleted_at: null,
-  })
-  .execute();
+  },
+  now,
+);
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;

@@ -21,7 +21,7 @@ import { localizeMessage } from '../i18n/messages.ts';
 import { AppError, validationError } from '../lib/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
-import { replaceCourseContent } from '../courses/courses-repository.ts';
+import { insertDraftCourse, replaceCourseContent } from '../courses/courses-repository.ts';
 import { DocumentTooLargeError, extractDocument, UnreadableFileError } from './extract.ts';
 import type { TDocumentType } from './extract.ts';
 import { generateAiLessons } from './generate.ts';
@@ -167,9 +167,9 @@ export const storeDraft = async (
 ) => {
   const { uuid, input, lessons, generator, now } = draft;
   const { fields } = input;
-  await trx
-    .insertInto('courses')
-    .values({
+  await insertDraftCourse(
+    trx,
+    {
       uuid,
       company_uuid: input.companyUuid,
       classroom_uuid: input.classroomUuid,
@@ -177,17 +177,11 @@ export const storeDraft = async (
       description: fields.description,
       image_path: null,
       category: AI_DRAFT_CATEGORY[generator],
-      enrollment: null,
-      status: 'draft',
       distribution: null,
       creator_uuid: input.userUuid,
-      created_at: now,
-      updated_at: now,
-      scheduled_at: null,
-      delivered_at: null,
-      deleted_at: null,
-    })
-    .execute();
+    },
+    now,
+  );
   await replaceCourseContent(
     trx,
     uuid,

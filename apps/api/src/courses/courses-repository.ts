@@ -276,6 +276,41 @@ export const companyHasLearnersLists = async (db: Db, companyUuid: string): Prom
   return row !== undefined;
 };
 
+/** What a new draft is made of; the rest (status, enrolment, the dates) is a draft's. */
+export type DraftCourse = Pick<
+  CoursesTable,
+  | 'uuid'
+  | 'company_uuid'
+  | 'classroom_uuid'
+  | 'name'
+  | 'description'
+  | 'image_path'
+  | 'category'
+  | 'distribution'
+  | 'creator_uuid'
+>;
+
+/** Inserts a new draft course (created, cloned, or written by the AI import) at `now`. */
+export const insertDraftCourse = async (
+  db: Executor,
+  course: DraftCourse,
+  now: string,
+): Promise<void> => {
+  await db
+    .insertInto('courses')
+    .values({
+      ...course,
+      enrollment: null,
+      status: 'draft',
+      created_at: now,
+      updated_at: now,
+      scheduled_at: null,
+      delivered_at: null,
+      deleted_at: null,
+    })
+    .execute();
+};
+
 /**
  * Replaces a course's languages and lessons with those of the body (and its lists when the body
  * has them). A lesson whose day and language stay keeps its uuid and created_at.

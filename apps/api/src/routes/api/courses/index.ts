@@ -45,6 +45,7 @@ import {
   findClassroom,
   findCourse,
   foreignListUuids,
+  insertDraftCourse,
   languagesByShortName,
   listUuidsOf,
   loadCourse,
@@ -231,9 +232,9 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!language) throw new Error('The languages reference data is missing.');
       try {
         await app.db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('courses')
-            .values({
+          await insertDraftCourse(
+            trx,
+            {
               uuid,
               company_uuid: user.company_uuid,
               classroom_uuid: classroomUuid,
@@ -241,17 +242,11 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
               description: parsed.data.description,
               image_path: image,
               category: parsed.data.category ?? null,
-              enrollment: null,
-              status: 'draft',
               distribution: null,
               creator_uuid: user.uuid,
-              created_at: now,
-              updated_at: now,
-              scheduled_at: null,
-              delivered_at: null,
-              deleted_at: null,
-            })
-            .execute();
+            },
+            now,
+          );
           await trx
             .insertInto('course_languages')
             .values({ course_uuid: uuid, language_uuid: language.uuid, is_primary: 1, position: 0 })
@@ -330,9 +325,9 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const image = await copyCoverImage(app.files, source.image_path);
       try {
         await app.db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('courses')
-            .values({
+          await insertDraftCourse(
+            trx,
+            {
               uuid,
               company_uuid: source.company_uuid,
               classroom_uuid: source.classroom_uuid,
@@ -340,19 +335,13 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
               description: source.description,
               image_path: image,
               category: source.category,
-              enrollment: null,
-              status: 'draft',
               distribution: distribution
                 ? JSON.stringify({ ...distribution, start_date: null, enrollment_close_time: null })
                 : null,
               creator_uuid: user.uuid,
-              created_at: now,
-              updated_at: now,
-              scheduled_at: null,
-              delivered_at: null,
-              deleted_at: null,
-            })
-            .execute();
+            },
+            now,
+          );
           const languages = await trx
             .selectFrom('course_languages')
             .selectAll()
