@@ -2,6 +2,7 @@ import { CHANNEL_KEYS } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
 import { ChannelSendError, errorText } from './connector.ts';
@@ -35,6 +36,39 @@ export type ChannelAdapters = Record<TChannelKey, ChannelAdapter>;
 const OUTBOX_RATE_PER_SECOND = 200;
 const OUTBOX_MAX_RETRIES = 3;
 
+type OutboxValues = [
+  uuid: string,
+  companyUuid: string,
+  deliveryUuid: string | null,
+  kind: string,
+  channel: TChannelKey,
+  recipient: string,
+  subject: string,
+  body: string,
+  at: string,
+];
+
+// Every message sent is one row: prepared once (db/prepared.ts), it is the scheduler's per-lesson write.
+const insertSent = preparedQuery<OutboxValues>(
+  9,
+  (db, uuid, companyUuid, deliveryUuid, kind, channel, recipient, subject, body, at) =>
+    db.insertInto('outbox_messages').values({
+      uuid,
+      company_uuid: companyUuid,
+      delivery_uuid: deliveryUuid,
+      kind,
+      channel,
+      recipient,
+      subject,
+      body,
+      status: 'sent',
+      attempts: 1,
+      last_error: null,
+      created_at: at,
+      sent_at: at,
+    }),
+);
+
 /** A message as sent in `outbox_messages` (the delivery history); answers its uuid. */
 export const recordInOutbox = async (
   deps: { db: Db; clock: Clock },
@@ -44,24 +78,18 @@ export const recordInOutbox = async (
 ): Promise<string> => {
   const uuid = newUuid();
   const now = deps.clock.now().toISOString();
-  await deps.db
-    .insertInto('outbox_messages')
-    .values({
-      uuid,
-      company_uuid: message.companyUuid,
-      delivery_uuid: message.deliveryUuid,
-      kind: message.kind,
-      channel,
-      recipient,
-      subject: summaryOf(message),
-      body: JSON.stringify(body),
-      status: 'sent',
-      attempts: 1,
-      last_error: null,
-      created_at: now,
-      sent_at: now,
-    })
-    .execute();
+  await insertSent(
+    deps.db,
+    uuid,
+    message.companyUuid,
+    message.deliveryUuid,
+    message.kind,
+    channel,
+    recipient,
+    summaryOf(message),
+    JSON.stringify(body),
+    now,
+  );
   return uuid;
 };
 

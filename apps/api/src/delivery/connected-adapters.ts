@@ -77,8 +77,8 @@ const connectedAdapter = (
     return limiter;
   };
   const identityOf = async (connection: Connection, message: ChannelMessage) => {
-    const { learnerUuid, address } = message.recipient;
-    const cached = await findIdentity(deps, learnerUuid, channel);
+    const { learnerUuid, address, identity: known } = message.recipient;
+    const cached = known !== undefined ? known : await findIdentity(deps, learnerUuid, channel);
     if (cached && cached.address === address) return cached;
     try {
       const identity = await connector.resolveIdentity(connection, { uuid: learnerUuid, address });
@@ -121,7 +121,7 @@ const connectedAdapter = (
         recipient: identity.conversationId ?? identity.providerUserId,
         body: {
           provider_message_id: sent.providerMessageId,
-          payload: renderPayload(channel, message),
+          payload: sent.payload ?? renderPayload(channel, message),
           ...(sent.pending ? { pending: sent.pending } : {}),
         },
       });

@@ -49,6 +49,9 @@ export type Identity = {
   lastInboundAt: string | null;
 };
 
+/** An identity as saved, with the contact it was resolved from (a changed contact resolves again). */
+export type KnownIdentity = Identity & { address: string };
+
 /** What a successful connection test found (ids the provider gave, the key webhooks name). */
 export type ConnectionCheck = { providerIds: Record<string, string>; providerKey: string | null };
 
@@ -63,13 +66,18 @@ export type Connector = {
   ) => Promise<Identity>;
   /**
    * Sends one message; answers the provider's message id and, when only a notice could go
-   * (WhatsApp outside its window), the messages that wait for the learner's reply.
+   * (WhatsApp outside its window), the messages that wait for the learner's reply. A connector
+   * that rendered the message's payload (renderPayload) answers it too, for the outbox record.
    */
   send: (
     connection: Connection,
     identity: Identity,
     message: ChannelMessage,
-  ) => Promise<{ providerMessageId: string; pending?: RenderedPayload[] }>;
+  ) => Promise<{
+    providerMessageId: string;
+    pending?: RenderedPayload[];
+    payload?: RenderedPayload;
+  }>;
   /** Calls the provider with the connection's credentials; throws when they do not work. */
   test: (connection: Connection) => Promise<ConnectionCheck>;
   classifyError: (error: unknown) => ErrorVerdict;

@@ -6,7 +6,7 @@ import type { Db } from '../db/index.ts';
 import type { CoursesTable, Database, EnrollmentsTable } from '../db/types.ts';
 import { chunks as chunksOf } from '../lib/chunks.ts';
 import type { Clock } from '../lib/clock.ts';
-import { newUuid } from '../lib/ids.ts';
+import { newOrderedUuid } from '../lib/ids.ts';
 import { lessonSlots, romeLocalDateTime } from './schedule.ts';
 
 // Enrolment and planning: who a published course reaches, on which channel, in which language,
@@ -221,7 +221,7 @@ export const planDeliveries = async (
       const row = rows.get(day);
       if (!row) {
         inserts.push({
-          uuid: newUuid(),
+          uuid: newOrderedUuid(),
           company_uuid: course.company_uuid,
           course_uuid: course.uuid,
           enrollment_uuid: target.uuid,
@@ -397,7 +397,7 @@ const planCourse = async (
       const row = byLearner.get(learnerUuid);
       if (!row) {
         fresh.push({
-          uuid: newUuid(),
+          uuid: newOrderedUuid(),
           company_uuid: course.company_uuid,
           course_uuid: course.uuid,
           learner_uuid: learnerUuid,

@@ -1,9 +1,10 @@
 import type { TChannelKey } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
-import type { Identity } from './connector.ts';
+import type { Identity, KnownIdentity } from './connector.ts';
 
 // learner_channel_identities: where a learner is on a provider, resolved once from their e-mail
 // or phone and kept until that contact changes. Inbound answers find the learner by it.
@@ -14,7 +15,7 @@ export const findIdentity = async (
   deps: Deps,
   learnerUuid: string,
   channel: TChannelKey,
-): Promise<(Identity & { address: string }) | null> => {
+): Promise<KnownIdentity | null> => {
   const row = await deps.db
     .selectFrom('learner_channel_identities')
     .select(['address', 'provider_user_id', 'conversation_id', 'last_inbound_at'])
@@ -31,36 +32,75 @@ export const findIdentity = async (
     : null;
 };
 
+type IdentityValues = [
+  uuid: string,
+  companyUuid: string,
+  learnerUuid: string,
+  channel: TChannelKey,
+  address: string,
+  providerUserId: string,
+  conversationId: string | null,
+  lastInboundAt: string | null,
+  at: string,
+];
+
+// Prepared once (db/prepared.ts): the scheduler saves one for each learner's first lesson.
+const upsertIdentity = preparedQuery<IdentityValues>(
+  9,
+  (
+    db,
+    uuid,
+    companyUuid,
+    learnerUuid,
+    channel,
+    address,
+    providerUserId,
+    conversationId,
+    lastInboundAt,
+    at,
+  ) =>
+    db
+      .insertInto('learner_channel_identities')
+      .values({
+        uuid,
+        company_uuid: companyUuid,
+        learner_uuid: learnerUuid,
+        channel,
+        address,
+        provider_user_id: providerUserId,
+        conversation_id: conversationId,
+        last_inbound_at: lastInboundAt,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['learner_uuid', 'channel']).doUpdateSet({
+          address,
+          provider_user_id: providerUserId,
+          conversation_id: conversationId,
+          updated_at: at,
+        }),
+      ),
+);
+
 /** Saves a resolved identity (replacing one resolved from an older contact). */
 export const saveIdentity = async (
   deps: Deps,
   values: { companyUuid: string; learnerUuid: string; channel: TChannelKey; address: string },
   identity: Identity,
 ): Promise<void> => {
-  const now = deps.clock.now().toISOString();
-  await deps.db
-    .insertInto('learner_channel_identities')
-    .values({
-      uuid: newUuid(),
-      company_uuid: values.companyUuid,
-      learner_uuid: values.learnerUuid,
-      channel: values.channel,
-      address: values.address,
-      provider_user_id: identity.providerUserId,
-      conversation_id: identity.conversationId,
-      last_inbound_at: identity.lastInboundAt,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['learner_uuid', 'channel']).doUpdateSet({
-        address: values.address,
-        provider_user_id: identity.providerUserId,
-        conversation_id: identity.conversationId,
-        updated_at: now,
-      }),
-    )
-    .execute();
+  await upsertIdentity(
+    deps.db,
+    newUuid(),
+    values.companyUuid,
+    values.learnerUuid,
+    values.channel,
+    values.address,
+    identity.providerUserId,
+    identity.conversationId,
+    identity.lastInboundAt,
+    deps.clock.now().toISOString(),
+  );
 };
 
 /** The learner of a company a provider user id belongs to, or null. */

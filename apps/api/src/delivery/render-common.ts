@@ -1,6 +1,7 @@
 import type { TAssessment, TChannelKey, TLessonMedia, TLocale } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
+import type { KnownIdentity } from './connector.ts';
 
 // What every channel's renderer shares: the message shape, the learner's words in each language,
 // lesson HTML as each channel's rich text, and what answer buttons carry back.
@@ -33,6 +34,11 @@ export type ChannelMessage = {
     lastName: string;
     /** The e-mail (Teams, Slack, Webex, Google Chat) or phone (WhatsApp) the channel reaches. */
     address: string;
+    /**
+     * Where the learner is on the channel, when the sender already read it with the message
+     * (null: none saved yet; absent: not read, the connector looks it up).
+     */
+    identity?: KnownIdentity | null;
   };
   /** The lesson, for a lesson or its reminder. */
   lesson: LessonContent | null;

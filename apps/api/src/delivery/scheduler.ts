@@ -4,11 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { ExpressionBuilder } from 'kysely';
 
+import { preparedQuery } from '../db/prepared.ts';
 import type { Database } from '../db/types.ts';
 import { newUuid } from '../lib/ids.ts';
 import { createConnectedAdapters } from './connected-adapters.ts';
 import { createOutboxAdapters, limiterOf, realSleep, sendWithRetries } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, ChannelMessage, Sleep } from './channels.ts';
+import type { KnownIdentity } from './connector.ts';
 import {
   dropInvited,
   enrolmentCloseAt,
@@ -94,7 +96,10 @@ type LessonRow = {
   short_name: string;
 };
 
-/** What a due lesson and a reminder select of their delivery, course and learner. */
+/**
+ * What a due lesson and a reminder select of their delivery, course and learner, and where the
+ * learner is on the channel (`i`, left-joined: a connector then need not look it up per send).
+ */
 const MESSAGE_COLUMNS = [
   'd.uuid',
   'd.company_uuid',
@@ -108,6 +113,10 @@ const MESSAGE_COLUMNS = [
   'l.last_name',
   'l.email',
   'l.phone',
+  'i.address as identity_address',
+  'i.provider_user_id',
+  'i.conversation_id',
+  'i.last_inbound_at',
 ] as const;
 
 type MessageRow = {
@@ -119,7 +128,22 @@ type MessageRow = {
   learner_uuid: string;
   first_name: string;
   last_name: string;
+  identity_address: string | null;
+  provider_user_id: string | null;
+  conversation_id: string | null;
+  last_inbound_at: string | null;
 };
+
+/** The learner's channel identity the select found (null: none saved yet). */
+const identityOf = (row: MessageRow): KnownIdentity | null =>
+  row.identity_address !== null && row.provider_user_id !== null
+    ? {
+        address: row.identity_address,
+        providerUserId: row.provider_user_id,
+        conversationId: row.conversation_id,
+        lastInboundAt: row.last_inbound_at,
+      }
+    : null;
 
 /** A lesson and its reminder carry the same content; only the kind differs. */
 const lessonMessage = (
@@ -142,6 +166,7 @@ const lessonMessage = (
     firstName: row.first_name,
     lastName: row.last_name,
     address,
+    identity: identityOf(row),
   },
   lesson,
   totalDays,
@@ -346,6 +371,31 @@ const sendInvitations = async (ctx: TickContext): Promise<number> => {
   return sent;
 };
 
+// A due lesson's claim (scheduled → sending: from here it is never sent again) and its finish.
+const claimDelivery = preparedQuery<[updatedAt: string, uuid: string]>(2, (db, updatedAt, uuid) =>
+  db
+    .updateTable('lesson_deliveries')
+    .set({ status: 'sending', updated_at: updatedAt })
+    .where('uuid', '=', uuid)
+    .where('status', '=', 'scheduled'),
+);
+const finishSent = preparedQuery<[at: string, uuid: string]>(2, (db, at, uuid) =>
+  db
+    .updateTable('lesson_deliveries')
+    .set({ status: 'sent', updated_at: at, sent_at: at })
+    .where('uuid', '=', uuid)
+    .where('status', '=', 'sending'),
+);
+const finishUnsent = preparedQuery<[status: 'failed' | 'canceled', at: string, uuid: string]>(
+  3,
+  (db, status, at, uuid) =>
+    db
+      .updateTable('lesson_deliveries')
+      .set({ status, updated_at: at })
+      .where('uuid', '=', uuid)
+      .where('status', '=', 'sending'),
+);
+
 /** Every lesson due now, of enrolled learners of live courses, sent once. */
 const sendDueLessons = async (ctx: TickContext) => {
   const { app, nowIso } = ctx;
@@ -356,6 +406,9 @@ const sendDueLessons = async (ctx: TickContext) => {
       .innerJoin('enrollments as e', 'e.uuid', 'd.enrollment_uuid')
       .innerJoin('courses as c', 'c.uuid', 'd.course_uuid')
       .innerJoin('learners as l', 'l.uuid', 'd.learner_uuid')
+      .leftJoin('learner_channel_identities as i', (join) =>
+        join.onRef('i.learner_uuid', '=', 'd.learner_uuid').onRef('i.channel', '=', 'd.channel'),
+      )
       .select([...MESSAGE_COLUMNS, 'l.deleted_at as learner_deleted_at'])
       .where('d.status', '=', 'scheduled')
       .where('d.scheduled_for', '<=', nowIso)
@@ -368,21 +421,12 @@ const sendDueLessons = async (ctx: TickContext) => {
       .execute();
     if (rows.length === 0) break;
     await perChannel(ctx, rows, async (row, adapter) => {
-      const claim = await app.db
-        .updateTable('lesson_deliveries')
-        .set({ status: 'sending', updated_at: nowIso })
-        .where('uuid', '=', row.uuid)
-        .where('status', '=', 'scheduled')
-        .executeTakeFirst();
-      if (Number(claim.numUpdatedRows) !== 1) return;
+      const claim = await claimDelivery(app.db, nowIso, row.uuid);
+      if (Number(claim.numAffectedRows) !== 1) return;
       const finish = async (status: 'sent' | 'failed' | 'canceled') => {
         const at = app.clock.now().toISOString();
-        await app.db
-          .updateTable('lesson_deliveries')
-          .set({ status, updated_at: at, ...(status === 'sent' ? { sent_at: at } : {}) })
-          .where('uuid', '=', row.uuid)
-          .where('status', '=', 'sending')
-          .execute();
+        if (status === 'sent') await finishSent(app.db, at, row.uuid);
+        else await finishUnsent(app.db, status, at, row.uuid);
         counts[status] += 1;
         if (status !== 'canceled') app.metrics.lessons.inc({ channel: row.channel, status });
       };
@@ -501,6 +545,9 @@ const sendReminders = async (ctx: TickContext): Promise<number> => {
       .selectFrom('lesson_deliveries as d')
       .innerJoin('courses as c', 'c.uuid', 'd.course_uuid')
       .innerJoin('learners as l', 'l.uuid', 'd.learner_uuid')
+      .leftJoin('learner_channel_identities as i', (join) =>
+        join.onRef('i.learner_uuid', '=', 'd.learner_uuid').onRef('i.channel', '=', 'd.channel'),
+      )
       .select(MESSAGE_COLUMNS)
       .where(sql<boolean>`d.status = 'sent' and d.read_at is null and d.reminders_sent = 0`)
       .where('d.sent_at', '<=', cutoff)
@@ -610,12 +657,15 @@ const updateStatuses = async ({ app, now, nowIso }: TickContext) => {
             .where('courses.status', 'in', LIVE_COURSE_STATUSES)
             .where('courses.deleted_at', 'is', null),
         ),
+        // A lesson went out: `sent_at` is set exactly when a lesson is sent. Asked by `status`,
+        // SQLite walks the status index through every sent lesson of every course for each
+        // enrolment (seconds at 10,000) instead of the enrolment's own few rows.
         eb.exists(
           eb
             .selectFrom('lesson_deliveries')
             .select('lesson_deliveries.uuid')
             .whereRef('lesson_deliveries.enrollment_uuid', '=', 'enrollments.uuid')
-            .where('lesson_deliveries.status', '=', 'sent'),
+            .where('lesson_deliveries.sent_at', 'is not', null),
         ),
         eb.not(
           eb.exists(

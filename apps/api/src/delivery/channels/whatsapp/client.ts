@@ -2,6 +2,7 @@ import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
+import { asOnePayload } from '../../render-common.ts';
 import type { RenderedPayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import { WHATSAPP_WINDOW_MS, renderWhatsAppSession, renderWhatsAppTemplate } from './render.ts';
@@ -82,16 +83,17 @@ export const createWhatsAppConnector = (
   }),
   send: async (connection, identity, message) => {
     const session = renderWhatsAppSession(message);
+    const payload = asOnePayload(session);
     if (windowOpen(identity.lastInboundAt, clock.now())) {
       const ids = await sendWhatsAppMessages(settings, connection, session);
-      return { providerMessageId: ids.join(',') };
+      return { providerMessageId: ids.join(','), payload };
     }
     const template = renderWhatsAppTemplate(
       message,
       connection.providerIds.template_name ?? 'ccp_new_lesson',
     );
     const [id] = await sendWhatsAppMessages(settings, connection, [template]);
-    return { providerMessageId: id ?? '', pending: session };
+    return { providerMessageId: id ?? '', pending: session, payload };
   },
   test: async (connection) => {
     const phone = await callJson<{ id: string; display_phone_number?: string }>({
