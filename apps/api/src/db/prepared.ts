@@ -13,15 +13,22 @@ type Compiled = { query: CompiledQuery; slots: number[] };
 /** A marker value per parameter, unlikely to be a real value. */
 const marker = (index: number) => `\u0000prepared:${index}`;
 
+export type PreparedQuery<Args extends unknown[], Row> = {
+  /** The compiled query with `args` in their places: to run now, or in a caller's transaction. */
+  bind: (db: Db, ...args: Args) => CompiledQuery<Row>;
+  /** Binds and runs it on `db`. */
+  run: (db: Db, ...args: Args) => Promise<QueryResult<Row>>;
+};
+
 /**
  * `build` receives one marker per parameter and uses each as a plain value (a `where` operand,
- * a `set` or `values` value); the answer runs the compiled query on `db` with `args` in their
- * places. Values fixed in `build` (a status literal) stay as they were compiled.
+ * a `set` or `values` value); the compiled query then takes `args` in their places. Values fixed
+ * in `build` (a status literal) stay as they were compiled.
  */
 export const preparedQuery = <Args extends unknown[], Row = unknown>(
   arity: Args['length'],
   build: (db: Db, ...markers: string[]) => Compilable<Row>,
-) => {
+): PreparedQuery<Args, Row> => {
   const compiled = new WeakMap<Db, Compiled>();
   const compile = (db: Db): Compiled => {
     const markers = Array.from({ length: arity }, (_, index) => marker(index));
@@ -31,7 +38,7 @@ export const preparedQuery = <Args extends unknown[], Row = unknown>(
     if (missing >= 0) throw new Error(`preparedQuery: parameter ${missing} is not used as a value`);
     return { query, slots };
   };
-  return (db: Db, ...args: Args): Promise<QueryResult<Row>> => {
+  const bind = (db: Db, ...args: Args): CompiledQuery<Row> => {
     let prepared = compiled.get(db);
     if (!prepared) {
       prepared = compile(db);
@@ -42,6 +49,7 @@ export const preparedQuery = <Args extends unknown[], Row = unknown>(
       const slot = slots[index]!;
       return slot >= 0 ? args[slot] : value;
     });
-    return db.executeQuery<Row>({ ...query, parameters });
+    return { ...query, parameters };
   };
+  return { bind, run: (db, ...args) => db.executeQuery(bind(db, ...args)) };
 };

@@ -1,5 +1,6 @@
 import { CHANNEL_KEYS } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
+import type { CompiledQuery } from 'kysely';
 
 import type { Db } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
@@ -20,7 +21,7 @@ export type { ChannelMessage } from './render.ts';
  */
 export type ChannelAdapter = {
   key: TChannelKey;
-  send: (message: ChannelMessage) => Promise<{ providerMessageId: string }>;
+  send: (message: ChannelMessage) => Promise<SendReceipt>;
   /** Sends per second the provider accepts; 0 or Infinity: no pacing. */
   rateLimitPerSecond: number;
   /** Further attempts after a failed first one. */
@@ -30,6 +31,25 @@ export type ChannelAdapter = {
 };
 
 export type ChannelAdapters = Record<TChannelKey, ChannelAdapter>;
+
+/**
+ * A message sent: the provider's id, and the rows the send leaves behind (its outbox row, where
+ * the learner was found), compiled: the caller writes them with its own record of the send in
+ * one transaction (the scheduler: with the lesson's finish and the next lesson's claim).
+ */
+export type SendReceipt = { providerMessageId: string; records?: CompiledQuery[] };
+
+/** Runs compiled statements in one transaction (or just the one). */
+export const writeRecords = async (db: Db, records: CompiledQuery[]): Promise<void> => {
+  if (records.length === 0) return;
+  if (records.length === 1) {
+    await db.executeQuery(records[0]!);
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    for (const record of records) await trx.executeQuery(record);
+  });
+};
 
 // The outbox is a database write, so it is paced only loosely; real connectors use the
 // provider's limits (Slack about 1 message a second per channel, WhatsApp Cloud API 80/s...).
@@ -69,16 +89,18 @@ const insertSent = preparedQuery<OutboxValues>(
     }),
 );
 
-/** A message as sent in `outbox_messages` (the delivery history); answers its uuid. */
-export const recordInOutbox = async (
+/** A message as sent, for `outbox_messages` (the delivery history): its row, compiled. */
+export const outboxRecord = (
   deps: { db: Db; clock: Clock },
   channel: TChannelKey,
   message: ChannelMessage,
-  { recipient, body }: { recipient: string; body: Record<string, unknown> },
-): Promise<string> => {
-  const uuid = newUuid();
-  const now = deps.clock.now().toISOString();
-  await insertSent(
+  {
+    uuid = newUuid(),
+    recipient,
+    body,
+  }: { uuid?: string; recipient: string; body: Record<string, unknown> },
+): CompiledQuery =>
+  insertSent.bind(
     deps.db,
     uuid,
     message.companyUuid,
@@ -88,10 +110,8 @@ export const recordInOutbox = async (
     recipient,
     summaryOf(message),
     JSON.stringify(body),
-    now,
+    deps.clock.now().toISOString(),
   );
-  return uuid;
-};
 
 /**
  * The default adapter of every channel: it renders the channel's payload and records it in
@@ -105,11 +125,13 @@ export const createOutboxAdapters = (deps: { db: Db; clock: Clock }): ChannelAda
         rateLimitPerSecond: OUTBOX_RATE_PER_SECOND,
         maxRetries: OUTBOX_MAX_RETRIES,
         send: async (message) => {
-          const uuid = await recordInOutbox(deps, key, message, {
+          const uuid = newUuid();
+          const record = outboxRecord(deps, key, message, {
+            uuid,
             recipient: message.recipient.address,
             body: renderPayload(key, message),
           });
-          return { providerMessageId: uuid };
+          return { providerMessageId: uuid, records: [record] };
         },
       };
       return [key, adapter];
@@ -124,7 +146,7 @@ export const realSleep: Sleep = (ms) =>
   });
 
 export type SendOutcome =
-  | { ok: true; providerMessageId: string; attempts: number }
+  | { ok: true; providerMessageId: string; records: CompiledQuery[]; attempts: number }
   | { ok: false; error: string; attempts: number; kind: ErrorVerdict['kind'] };
 
 // A provider asking for a longer pause than this is not waited for within a tick.
@@ -149,8 +171,8 @@ export const sendWithRetries = async (
 ): Promise<SendOutcome> => {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const { providerMessageId } = await adapter.send(message);
-      return { ok: true, providerMessageId, attempts: attempt + 1 };
+      const { providerMessageId, records = [] } = await adapter.send(message);
+      return { ok: true, providerMessageId, records, attempts: attempt + 1 };
     } catch (error) {
       const verdict = verdictOf(adapter, error);
       const retriable = verdict.kind === 'retry' || verdict.kind === 'rate_limited';

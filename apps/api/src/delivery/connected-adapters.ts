@@ -1,5 +1,6 @@
 import { CHANNEL_KEYS } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
+import type { CompiledQuery } from 'kysely';
 
 import type { Db } from '../db/index.ts';
 import { systemClock } from '../lib/clock.ts';
@@ -12,12 +13,12 @@ import { createGoogleChatConnector } from './channels/google-chat/client.ts';
 import { createTeamsConnector } from './channels/teams/client.ts';
 import { createWebexConnector } from './channels/webex/client.ts';
 import { createWhatsAppConnector } from './channels/whatsapp/client.ts';
-import { createOutboxAdapters, createRateLimiter, recordInOutbox } from './channels.ts';
+import { createOutboxAdapters, createRateLimiter, outboxRecord } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
 import { ChannelSendError, errorText } from './connector.ts';
-import type { Connection, Connector } from './connector.ts';
+import type { Connection, Connector, Identity } from './connector.ts';
 import { loadConnection } from './connections.ts';
-import { findIdentity, saveIdentity } from './identities.ts';
+import { findIdentity, identityRecord } from './identities.ts';
 import { renderPayload } from './render.ts';
 import type { ChannelMessage } from './render.ts';
 
@@ -76,18 +77,22 @@ const connectedAdapter = (
     }
     return limiter;
   };
-  const identityOf = async (connection: Connection, message: ChannelMessage) => {
+  /** Where the learner is on the provider, and the row to save when it was just found. */
+  const identityOf = async (
+    connection: Connection,
+    message: ChannelMessage,
+  ): Promise<{ identity: Identity; record: CompiledQuery | null }> => {
     const { learnerUuid, address, identity: known } = message.recipient;
     const cached = known !== undefined ? known : await findIdentity(deps, learnerUuid, channel);
-    if (cached && cached.address === address) return cached;
+    if (cached && cached.address === address) return { identity: cached, record: null };
     try {
       const identity = await connector.resolveIdentity(connection, { uuid: learnerUuid, address });
-      await saveIdentity(
+      const record = identityRecord(
         deps,
         { companyUuid: connection.companyUuid, learnerUuid, channel, address },
         identity,
       );
-      return identity;
+      return { identity, record };
     } catch (error) {
       // Finding someone changes nothing on the provider: anything but a permanent answer is retried.
       const verdict = connector.classifyError(error);
@@ -106,7 +111,7 @@ const connectedAdapter = (
     send: async (message) => {
       const connection = await connectionOf(message.companyUuid);
       if (!connection) return outbox.send(message);
-      const identity = await identityOf(connection, message);
+      const { identity, record: found } = await identityOf(connection, message);
       const waitFrom = performance.now();
       await limiterOf(connection)();
       deps.metrics?.pacingWait.inc({ channel }, (performance.now() - waitFrom) / 1000);
@@ -117,7 +122,7 @@ const connectedAdapter = (
         throw new ChannelSendError(errorText(error), connector.classifyError(error));
       }
       // The outbox keeps the history of every send, with the provider's message id.
-      await recordInOutbox(deps, channel, message, {
+      const sentRecord = outboxRecord(deps, channel, message, {
         recipient: identity.conversationId ?? identity.providerUserId,
         body: {
           provider_message_id: sent.providerMessageId,
@@ -125,7 +130,10 @@ const connectedAdapter = (
           ...(sent.pending ? { pending: sent.pending } : {}),
         },
       });
-      return { providerMessageId: sent.providerMessageId };
+      return {
+        providerMessageId: sent.providerMessageId,
+        records: found ? [found, sentRecord] : [sentRecord],
+      };
     },
   };
 };

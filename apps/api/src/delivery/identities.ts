@@ -1,4 +1,5 @@
 import type { TChannelKey } from '@ccp/schemas';
+import type { CompiledQuery } from 'kysely';
 
 import type { Db } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
@@ -83,13 +84,16 @@ const upsertIdentity = preparedQuery<IdentityValues>(
       ),
 );
 
-/** Saves a resolved identity (replacing one resolved from an older contact). */
-export const saveIdentity = async (
-  deps: Deps,
-  values: { companyUuid: string; learnerUuid: string; channel: TChannelKey; address: string },
-  identity: Identity,
-): Promise<void> => {
-  await upsertIdentity(
+type IdentityOf = {
+  companyUuid: string;
+  learnerUuid: string;
+  channel: TChannelKey;
+  address: string;
+};
+
+/** The row saving a resolved identity (replacing one resolved from an older contact), compiled. */
+export const identityRecord = (deps: Deps, values: IdentityOf, identity: Identity): CompiledQuery =>
+  upsertIdentity.bind(
     deps.db,
     newUuid(),
     values.companyUuid,
@@ -101,6 +105,10 @@ export const saveIdentity = async (
     identity.lastInboundAt,
     deps.clock.now().toISOString(),
   );
+
+/** Saves a resolved identity (replacing one resolved from an older contact). */
+export const saveIdentity = async (deps: Deps, values: IdentityOf, identity: Identity) => {
+  await deps.db.executeQuery(identityRecord(deps, values, identity));
 };
 
 /** The learner of a company a provider user id belongs to, or null. */

@@ -2,13 +2,20 @@ import { CHANNEL_CONTACT, MISSED_ANSWER_HOURS, REMINDER_AFTER_HOURS } from '@ccp
 import type { TAssessment, TChannelKey, TLessonMedia, TLocale } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { ExpressionBuilder } from 'kysely';
+import type { CompiledQuery, ExpressionBuilder } from 'kysely';
 
+import type { Db } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { Database } from '../db/types.ts';
 import { newUuid } from '../lib/ids.ts';
 import { createConnectedAdapters } from './connected-adapters.ts';
-import { createOutboxAdapters, limiterOf, realSleep, sendWithRetries } from './channels.ts';
+import {
+  createOutboxAdapters,
+  limiterOf,
+  realSleep,
+  sendWithRetries,
+  writeRecords,
+} from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, ChannelMessage, Sleep } from './channels.ts';
 import type { KnownIdentity } from './connector.ts';
 import {
@@ -244,11 +251,11 @@ type TickContext = {
   lookups: Lookups;
 };
 
-/** Sends a group of items channel by channel: channels in parallel, each paced by its limiter. */
-const perChannel = async <T extends { channel: string }>(
+/** Works through items channel by channel: channels in parallel, each group in order. */
+const perChannelGroup = async <T extends { channel: string }>(
   ctx: TickContext,
   items: T[],
-  work: (item: T, adapter: ChannelAdapter) => Promise<void>,
+  work: (group: T[], adapter: ChannelAdapter) => Promise<void>,
 ) => {
   const groups = new Map<string, T[]>();
   for (const item of items) {
@@ -257,12 +264,19 @@ const perChannel = async <T extends { channel: string }>(
     else groups.set(item.channel, [item]);
   }
   await Promise.all(
-    [...groups].map(async ([channel, group]) => {
-      const adapter = ctx.adapters[channel as TChannelKey];
-      for (const item of group) await work(item, adapter);
-    }),
+    [...groups].map(([channel, group]) => work(group, ctx.adapters[channel as TChannelKey])),
   );
 };
+
+/** Sends a group of items channel by channel: channels in parallel, each paced by its limiter. */
+const perChannel = <T extends { channel: string }>(
+  ctx: TickContext,
+  items: T[],
+  work: (item: T, adapter: ChannelAdapter) => Promise<void>,
+) =>
+  perChannelGroup(ctx, items, async (group, adapter) => {
+    for (const item of group) await work(item, adapter);
+  });
 
 /** Rows claimed by a tick that died are marked failed, never resent. */
 const releaseStuck = async ({ app, now, nowIso }: TickContext): Promise<number> => {
@@ -363,8 +377,12 @@ const sendInvitations = async (ctx: TickContext): Promise<number> => {
         lesson: null,
         totalDays: plan.days.length,
       });
-      if (outcome.ok) sent += 1;
-      else app.log.warn({ enrolment: row.uuid, error: outcome.error }, 'invitation not sent');
+      if (!outcome.ok) {
+        app.log.warn({ enrolment: row.uuid, error: outcome.error }, 'invitation not sent');
+        return;
+      }
+      await writeRecords(app.db, outcome.records);
+      sent += 1;
     });
     if (rows.length < ctx.batchSize) break;
   }
@@ -396,10 +414,101 @@ const finishUnsent = preparedQuery<[status: 'failed' | 'canceled', at: string, u
       .where('status', '=', 'sending'),
 );
 
+/** What a due lesson's select reads besides the message's columns. */
+type DueRow = {
+  day: number;
+  channel: string;
+  email: string | null;
+  phone: string | null;
+  learner_deleted_at: string | null;
+};
+
+/** How a claimed lesson ended, and what its send left to write (its outbox row, an identity). */
+type Finish = {
+  uuid: string;
+  status: 'sent' | 'failed' | 'canceled';
+  at: string;
+  records: CompiledQuery[];
+};
+
+/**
+ * One transaction: the previous lesson's finish with its send's records, then the next lesson's
+ * claim (none: the finish alone). Answers whether the claim took the row. Written together, a
+ * lesson costs one commit instead of four (claim, identity, outbox row, finish), and the finish
+ * waits for nothing: the next claim follows its send at once (the pace is waited for after it).
+ */
+const finishThenClaim = async (
+  db: Db,
+  previous: Finish | null,
+  claim: { uuid: string; at: string } | null,
+): Promise<boolean> => {
+  const statements = previous
+    ? [
+        ...previous.records,
+        previous.status === 'sent'
+          ? finishSent.bind(db, previous.at, previous.uuid)
+          : finishUnsent.bind(db, previous.status, previous.at, previous.uuid),
+      ]
+    : [];
+  if (!claim) {
+    await writeRecords(db, statements);
+    return false;
+  }
+  const claimQuery = claimDelivery.bind(db, claim.at, claim.uuid);
+  const claimed = async (executor: Db) =>
+    Number((await executor.executeQuery(claimQuery)).numAffectedRows) === 1;
+  if (statements.length === 0) return claimed(db);
+  return db.transaction().execute(async (trx) => {
+    for (const statement of statements) await trx.executeQuery(statement);
+    return claimed(trx);
+  });
+};
+
+/** Sends one claimed lesson; answers how it ended. */
+const sendLesson = async (
+  ctx: TickContext,
+  row: MessageRow & DueRow,
+  adapter: ChannelAdapter,
+): Promise<Finish> => {
+  const { app } = ctx;
+  const finish = (status: Finish['status'], records: CompiledQuery[] = []): Finish => ({
+    uuid: row.uuid,
+    status,
+    at: app.clock.now().toISOString(),
+    records,
+  });
+  const [plan, lesson] = await Promise.all([
+    ctx.lookups.planOf(row.course_uuid),
+    ctx.lookups.lessonOf(row.course_uuid, Number(row.day), row.language),
+  ]);
+  if (row.learner_deleted_at !== null || !lesson || !plan) return finish('canceled');
+  const address = addressOf(row.channel, row);
+  if (!address) {
+    app.log.warn({ delivery: row.uuid }, 'lesson not sent: the learner has no contact');
+    return finish('failed');
+  }
+  const outcome = await ctx.send(
+    adapter,
+    lessonMessage('lesson', adapter, row, address, lesson, plan.days.length),
+  );
+  if (!outcome.ok) {
+    app.log.warn(
+      { delivery: row.uuid, attempts: outcome.attempts, error: outcome.error },
+      'lesson not sent',
+    );
+    return finish('failed');
+  }
+  return finish('sent', outcome.records);
+};
+
 /** Every lesson due now, of enrolled learners of live courses, sent once. */
 const sendDueLessons = async (ctx: TickContext) => {
   const { app, nowIso } = ctx;
   const counts = { sent: 0, failed: 0, canceled: 0 };
+  const ended = (finish: Finish, channel: string) => {
+    counts[finish.status] += 1;
+    if (finish.status !== 'canceled') app.metrics.lessons.inc({ channel, status: finish.status });
+  };
   for (;;) {
     const rows = await app.db
       .selectFrom('lesson_deliveries as d')
@@ -420,37 +529,16 @@ const sendDueLessons = async (ctx: TickContext) => {
       .limit(ctx.batchSize)
       .execute();
     if (rows.length === 0) break;
-    await perChannel(ctx, rows, async (row, adapter) => {
-      const claim = await claimDelivery(app.db, nowIso, row.uuid);
-      if (Number(claim.numAffectedRows) !== 1) return;
-      const finish = async (status: 'sent' | 'failed' | 'canceled') => {
-        const at = app.clock.now().toISOString();
-        if (status === 'sent') await finishSent(app.db, at, row.uuid);
-        else await finishUnsent(app.db, status, at, row.uuid);
-        counts[status] += 1;
-        if (status !== 'canceled') app.metrics.lessons.inc({ channel: row.channel, status });
-      };
-      const [plan, lesson] = await Promise.all([
-        ctx.lookups.planOf(row.course_uuid),
-        ctx.lookups.lessonOf(row.course_uuid, Number(row.day), row.language),
-      ]);
-      if (row.learner_deleted_at !== null || !lesson || !plan) return finish('canceled');
-      const address = addressOf(row.channel, row);
-      if (!address) {
-        app.log.warn({ delivery: row.uuid }, 'lesson not sent: the learner has no contact');
-        return finish('failed');
+    await perChannelGroup(ctx, rows, async (group, adapter) => {
+      let previous: Finish | null = null;
+      for (const row of group) {
+        const claimed = await finishThenClaim(app.db, previous, { uuid: row.uuid, at: nowIso });
+        previous = null;
+        if (!claimed) continue;
+        previous = await sendLesson(ctx, row, adapter);
+        ended(previous, row.channel);
       }
-      const outcome = await ctx.send(
-        adapter,
-        lessonMessage('lesson', adapter, row, address, lesson, plan.days.length),
-      );
-      if (!outcome.ok) {
-        app.log.warn(
-          { delivery: row.uuid, attempts: outcome.attempts, error: outcome.error },
-          'lesson not sent',
-        );
-      }
-      await finish(outcome.ok ? 'sent' : 'failed');
+      await finishThenClaim(app.db, previous, null);
     });
     if (rows.length < ctx.batchSize) break;
   }
@@ -584,7 +672,7 @@ const sendReminders = async (ctx: TickContext): Promise<number> => {
         return;
       }
       const at = app.clock.now().toISOString();
-      await app.db
+      const event = app.db
         .insertInto('learner_events')
         .values({
           uuid: newUuid(),
@@ -598,7 +686,8 @@ const sendReminders = async (ctx: TickContext): Promise<number> => {
           payload: JSON.stringify({ provider_message_id: outcome.providerMessageId }),
           created_at: at,
         })
-        .execute();
+        .compile();
+      await writeRecords(app.db, [...outcome.records, event]);
       reminded += 1;
     });
     if (rows.length < ctx.batchSize) break;
