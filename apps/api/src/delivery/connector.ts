@@ -67,7 +67,7 @@ export type Connector = {
   /**
    * Sends one message; answers the provider's message id and, when only a notice could go
    * (WhatsApp outside its window), the messages that wait for the learner's reply. A connector
-   * that rendered the message's payload (renderPayload) answers it too, for the outbox record.
+   * answers the payload it sent, for the outbox record (else the record renders the message).
    */
   send: (
     connection: Connection,

@@ -210,8 +210,7 @@ const createLookups = (app: SchedulerApp) => {
     }
     return rows;
   };
-  /** The lesson of a day in a language, else in the primary language, else any. */
-  const lessonOf = async (
+  const readLesson = async (
     courseUuid: string,
     day: number,
     language: string,
@@ -232,6 +231,14 @@ const createLookups = (app: SchedulerApp) => {
       media: row.media ? (JSON.parse(row.media) as TLessonMedia) : null,
       assessment: row.assessment ? (JSON.parse(row.assessment) as TAssessment) : null,
     };
+  };
+  const contents = new Map<string, Promise<LessonContent | null>>();
+  /** The lesson of a day in a language, else in the primary language, else any (read once a tick). */
+  const lessonOf = (courseUuid: string, day: number, language: string) => {
+    const key = `${courseUuid} ${day} ${language}`;
+    let content = contents.get(key);
+    if (!content) contents.set(key, (content = readLesson(courseUuid, day, language)));
+    return content;
   };
   return { planOf, lessonOf };
 };

@@ -83,17 +83,17 @@ export const createWhatsAppConnector = (
   }),
   send: async (connection, identity, message) => {
     const session = renderWhatsAppSession(message);
-    const payload = asOnePayload(session);
     if (windowOpen(identity.lastInboundAt, clock.now())) {
       const ids = await sendWhatsAppMessages(settings, connection, session);
-      return { providerMessageId: ids.join(','), payload };
+      return { providerMessageId: ids.join(','), payload: asOnePayload(session) };
     }
     const template = renderWhatsAppTemplate(
       message,
       connection.providerIds.template_name ?? 'ccp_new_lesson',
     );
     const [id] = await sendWhatsAppMessages(settings, connection, [template]);
-    return { providerMessageId: id ?? '', pending: session, payload };
+    // The outbox keeps what went (the template) and the lesson waiting for the learner's Start.
+    return { providerMessageId: id ?? '', pending: session, payload: template };
   },
   test: async (connection) => {
     const phone = await callJson<{ id: string; display_phone_number?: string }>({
