@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { CompiledQuery, ExpressionBuilder } from 'kysely';
 
-import type { Db } from '../db/index.ts';
+import type { Db, Dialect } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { Database } from '../db/types.ts';
 import { newUuid } from '../lib/ids.ts';
@@ -34,7 +34,7 @@ import type { LessonContent } from './render.ts';
 // a conditional UPDATE first, so two ticks (two processes, or a restart) never send twice.
 
 type SchedulerApp = Pick<FastifyInstance, 'db' | 'clock' | 'log' | 'metrics'> &
-  Partial<Pick<FastifyInstance, 'secretBox' | 'channelSettings'>>;
+  Partial<Pick<FastifyInstance, 'dialect' | 'secretBox' | 'channelSettings'>>;
 
 export type SchedulerOptions = {
   /** The channel adapters; default: the outbox adapter for every channel. */
@@ -439,13 +439,17 @@ type Finish = {
 };
 
 /**
- * One transaction: the previous lesson's finish with its send's records, then the next lesson's
- * claim (none: the finish alone). Answers whether the claim took the row. Written together, a
- * lesson costs one commit instead of four (claim, identity, outbox row, finish), and the finish
- * waits for nothing: the next claim follows its send at once (the pace is waited for after it).
+ * The previous lesson's finish with its send's records, then the next lesson's claim (none: the
+ * finish alone); answers whether the claim took the row. On SQLite in one transaction: a lesson
+ * costs one commit instead of four (claim, identity, outbox row, finish), and the finish waits for
+ * nothing, since the next claim follows its send at once (the pace is waited for after it). On
+ * PostgreSQL the claim commits on its own: two schedulers each holding one lesson's row and the
+ * course's analytics rows (locked by the finish's triggers) while claiming the other's next
+ * lesson would deadlock. SQLite has one writer at a time, so nothing waits on a row there.
  */
 const finishThenClaim = async (
   db: Db,
+  dialect: Dialect | undefined,
   previous: Finish | null,
   claim: { uuid: string; at: string } | null,
 ): Promise<boolean> => {
@@ -465,6 +469,10 @@ const finishThenClaim = async (
   const claimed = async (executor: Db) =>
     Number((await executor.executeQuery(claimQuery)).numAffectedRows) === 1;
   if (statements.length === 0) return claimed(db);
+  if (dialect !== 'sqlite') {
+    await writeRecords(db, statements);
+    return claimed(db);
+  }
   return db.transaction().execute(async (trx) => {
     for (const statement of statements) await trx.executeQuery(statement);
     return claimed(trx);
@@ -539,13 +547,14 @@ const sendDueLessons = async (ctx: TickContext) => {
     await perChannelGroup(ctx, rows, async (group, adapter) => {
       let previous: Finish | null = null;
       for (const row of group) {
-        const claimed = await finishThenClaim(app.db, previous, { uuid: row.uuid, at: nowIso });
+        const claim = { uuid: row.uuid, at: nowIso };
+        const claimed = await finishThenClaim(app.db, app.dialect, previous, claim);
         previous = null;
         if (!claimed) continue;
         previous = await sendLesson(ctx, row, adapter);
         ended(previous, row.channel);
       }
-      await finishThenClaim(app.db, previous, null);
+      await finishThenClaim(app.db, app.dialect, previous, null);
     });
     if (rows.length < ctx.batchSize) break;
   }
