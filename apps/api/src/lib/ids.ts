@@ -10,7 +10,7 @@ let orderedSequence = 0;
  * random bits, so ids made one after the other sort in that order. For rows made in bulk and
  * later worked through in id order (enrolments and their lesson sends: the scheduler sends a
  * day's lessons in id order, so it walks the tables' pages in the order they were written
- * rather than jumping at random, about a fifth less of its database time at 10,000 sends).
+ * rather than jumping at random: 12–20 % less database time a send at 10,000).
  */
 export const newOrderedUuid = (now: number = Date.now()): string => {
   if (now > orderedMs) {
