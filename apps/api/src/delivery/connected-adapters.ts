@@ -19,7 +19,6 @@ import { ChannelSendError, errorText } from './connector.ts';
 import type { Connection, Connector, Identity } from './connector.ts';
 import { loadConnection } from './connections.ts';
 import { findIdentity, identityRecord } from './identities.ts';
-import { renderPayload } from './render.ts';
 import type { ChannelMessage } from './render.ts';
 
 // The scheduler's adapters once providers can be connected: a message of a company with a live
@@ -126,7 +125,7 @@ const connectedAdapter = (
         recipient: identity.conversationId ?? identity.providerUserId,
         body: {
           provider_message_id: sent.providerMessageId,
-          payload: sent.payload ?? renderPayload(channel, message),
+          payload: sent.payload,
           ...(sent.pending ? { pending: sent.pending } : {}),
         },
       });

@@ -66,8 +66,8 @@ export type Connector = {
   ) => Promise<Identity>;
   /**
    * Sends one message; answers the provider's message id and, when only a notice could go
-   * (WhatsApp outside its window), the messages that wait for the learner's reply. A connector
-   * answers the payload it sent, for the outbox record (else the record renders the message).
+   * (WhatsApp outside its window), the messages that wait for the learner's reply; and the
+   * payload it sent (several messages as one, `asOnePayload`), for the outbox record.
    */
   send: (
     connection: Connection,
@@ -76,7 +76,7 @@ export type Connector = {
   ) => Promise<{
     providerMessageId: string;
     pending?: RenderedPayload[];
-    payload?: RenderedPayload;
+    payload: RenderedPayload;
   }>;
   /** Calls the provider with the connection's credentials; throws when they do not work. */
   test: (connection: Connection) => Promise<ConnectionCheck>;

@@ -83,14 +83,15 @@ export const createGoogleChatConnector = (
     };
   },
   send: async (connection, identity, message) => {
+    const payload = renderGoogleChat(message);
     const sent = await callJson<{ name: string }>({
       method: 'POST',
       url: `${settings.apiUrl}/v1/${identity.conversationId ?? ''}/messages`,
       token: await tokenOf(connection),
-      body: renderGoogleChat(message),
+      body: payload,
       codeOf,
     });
-    return { providerMessageId: sent.name };
+    return { providerMessageId: sent.name, payload };
   },
   test: async (connection) => {
     await tokenOf(connection);

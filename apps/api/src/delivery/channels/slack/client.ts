@@ -142,7 +142,8 @@ export const createSlackConnector = (settings: ChannelSettings['slack']): Connec
       };
     },
     send: async (connection, identity, message) => {
-      const payload = renderSlack(message) as {
+      const rendered = renderSlack(message);
+      const payload = rendered as {
         text: string;
         blocks: Record<string, unknown>[];
         unfurl_links: boolean;
@@ -156,7 +157,10 @@ export const createSlackConnector = (settings: ChannelSettings['slack']): Connec
         unfurl_links: false,
         unfurl_media: false,
       });
-      return { providerMessageId: `${result.channel ?? ''}:${result.ts ?? ''}` };
+      return {
+        providerMessageId: `${result.channel ?? ''}:${result.ts ?? ''}`,
+        payload: rendered,
+      };
     },
     test: async (connection) => {
       const result = await (await clientOf(connection)).auth.test();

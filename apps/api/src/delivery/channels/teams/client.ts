@@ -83,14 +83,15 @@ export const createTeamsConnector = (
   },
   send: async (connection, identity, message) => {
     const reference = JSON.parse(identity.conversationId ?? '{}') as ConversationReference;
+    const payload = renderTeamsActivity(message);
     const sent = await callJson<{ id: string }>({
       method: 'POST',
       url: `${trimSlash(reference.serviceUrl)}/v3/conversations/${encodeURIComponent(reference.conversationId)}/activities`,
       token: await tokenOf(connection),
-      body: renderTeamsActivity(message),
+      body: payload,
       codeOf,
     });
-    return { providerMessageId: sent.id };
+    return { providerMessageId: sent.id, payload };
   },
   test: async (connection) => {
     await tokenOf(connection);

@@ -1,5 +1,6 @@
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection, Connector } from '../../connector.ts';
+import { asOnePayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import { renderWebexMessages } from './render.ts';
 
@@ -45,7 +46,8 @@ export const createWebexConnector = (settings: ChannelSettings['webex']): Connec
     },
     send: async (connection, identity, message) => {
       const ids: string[] = [];
-      for (const payload of renderWebexMessages(message)) {
+      const messages = renderWebexMessages(message);
+      for (const payload of messages) {
         const { toPersonEmail: _email, text: _text, ...body } = payload as Record<string, unknown>;
         const sent = await callJson<{ id: string }>({
           method: 'POST',
@@ -56,7 +58,7 @@ export const createWebexConnector = (settings: ChannelSettings['webex']): Connec
         });
         ids.push(sent.id);
       }
-      return { providerMessageId: ids.join(',') };
+      return { providerMessageId: ids.join(','), payload: asOnePayload(messages) };
     },
     test: async (connection) => {
       const me = await callJson<{ id: string; displayName?: string }>({
