@@ -741,7 +741,8 @@ const updateStatuses = async ({ app, now, nowIso }: TickContext) => {
           .selectFrom('lesson_deliveries')
           .select('lesson_deliveries.uuid')
           .whereRef('lesson_deliveries.course_uuid', '=', 'courses.uuid')
-          .where('lesson_deliveries.status', '=', 'sent'),
+          // By `sent_at`, as the completion below: by `status` SQLite walks every sent lesson.
+          .where('lesson_deliveries.sent_at', 'is not', null),
       ),
     )
     .returning('uuid')
