@@ -31,6 +31,8 @@ const EXTERNAL = [
 await build({
   entryPoints: {
     server: `${root}src/server.ts`,
+    // The API as a library, for the tests that run the bundle's own code (CCP_TEST_API=dist).
+    index: `${root}src/index.ts`,
     'row-worker': `${root}src/imports/row-worker.ts`,
   },
   outdir: dist,

@@ -65,6 +65,7 @@ declare module 'fastify' {
   interface FastifySchema {
     'x-media'?: OpenApiExtras['x-media'];
     'x-body'?: OpenApiExtras['x-body'];
+    'x-redirect'?: OpenApiExtras['x-redirect'];
   }
   interface FastifyContextConfig {
     /**

@@ -9,3 +9,6 @@ export { DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
 // Background jobs (bulk import): a cross-app test runs the queue with drainJobs, or starts a runner.
 export { drainJobs, startJobRunner } from './jobs/runner.ts';
 export type { JobRunner, JobRunnerOptions } from './jobs/runner.ts';
+// The delivery scheduler's tick, for tests that run the built server's own code (test/support/api-under-test.ts).
+export { runSchedulerTick } from './delivery/scheduler.ts';
+export type { SchedulerOptions, TickResult } from './delivery/scheduler.ts';

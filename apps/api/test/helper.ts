@@ -8,14 +8,13 @@ import { sql } from 'kysely';
 import * as OTPAuth from 'otpauth';
 import { afterAll } from 'vitest';
 
-import { buildApp } from '../src/app.ts';
 import type { AppOptions } from '../src/app.ts';
-import { createDatabase } from '../src/db/index.ts';
 import type { DatabaseHandle } from '../src/db/index.ts';
 import { createManualClock } from '../src/lib/clock.ts';
 import { newUuid } from '../src/lib/ids.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { issueTokenPair } from '../src/lib/tokens.ts';
+import { buildApp, createDatabase } from './support/api-under-test.ts';
 
 export const TEST_PASSWORD = 'Correct-Horse-9!';
 export const TEST_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';

@@ -25,6 +25,11 @@ export type TConnectionField = {
   secret: boolean;
   /** Needed to connect (a secret already stored counts). */
   required: boolean;
+  /**
+   * Not needed when all these fields are given instead (Slack: the bot token, or the app's client
+   * id and secret for "Add to Slack", which gets the token by OAuth).
+   */
+  orElse?: readonly string[];
 };
 
 const id = (key: string, required = true): TConnectionField => ({ key, secret: false, required });
@@ -40,7 +45,7 @@ export const CONNECTION_FIELDS: Record<TChannelKey, readonly TConnectionField[]>
     id('client_id', false),
     secret('client_secret', false),
     secret('signing_secret'),
-    secret('bot_token'),
+    { ...secret('bot_token'), orElse: ['client_id', 'client_secret'] },
   ],
   'ms-teams': [id('tenant_id'), id('app_id'), secret('app_password')],
   whatsapp: [
@@ -71,10 +76,13 @@ export const connectionInputSchema = (
       if (!known.has(key))
         ctx.addIssue({ code: 'custom', path: [key], message: MESSAGES.connectionUnknownField });
     }
-    for (const field of CONNECTION_FIELDS[channel]) {
-      const value = (values[field.key] ?? '').trim();
-      const stored = field.secret && storedSecrets.includes(field.key);
-      if (field.required && value === '' && !stored) {
+    const fields = CONNECTION_FIELDS[channel];
+    const given = (key: string) =>
+      (values[key] ?? '').trim() !== '' ||
+      (storedSecrets.includes(key) && fields.some((field) => field.key === key && field.secret));
+    for (const field of fields) {
+      const instead = field.orElse !== undefined && field.orElse.every(given);
+      if (field.required && !given(field.key) && !instead) {
         ctx.addIssue({
           code: 'custom',
           path: [field.key],

@@ -24,6 +24,46 @@ export type TEnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 export const DELIVERY_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'canceled'] as const;
 export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/**
+ * Why a lesson or an invitation did not go (issue 25): one word a trainer is told in their
+ * language (locales `enum.delivery_failure.<reason>`), whatever the provider called it; the
+ * provider's own code and words are kept beside it as the detail.
+ */
+export const DELIVERY_FAILURE_REASONS = [
+  /** No working connection to the provider: none, disconnected, or the demo sample. */
+  'channel_not_connected',
+  /** The connection's last test failed (a revoked token, a wrong secret). */
+  'channel_connection_error',
+  /** The learner has no e-mail or phone number for the channel. */
+  'no_contact',
+  /** The provider knows no user with the learner's e-mail or number. */
+  'learner_not_found',
+  /** The learner has not installed or added the app yet (Teams, Google Chat, Webex). */
+  'app_not_installed',
+  /** The provider refused the connection's credentials or scopes. */
+  'auth_failed',
+  /** The provider refused the message itself (its format, its size). */
+  'message_rejected',
+  /** WhatsApp: outside the 24-hour window and no template could go. */
+  'window_closed',
+  /** The provider asked to slow down; tried again later. */
+  'rate_limited',
+  /** The provider did not answer or failed on its side, after retries. */
+  'provider_unavailable',
+  /** The provider took too long: the message may have arrived, so it is not sent twice. */
+  'unknown_outcome',
+  /** The server stopped while sending: it may have arrived, so it is not sent twice. */
+  'interrupted',
+  /** The provider reported it undeliverable after accepting it. */
+  'undeliverable',
+  /** Any other refusal; the detail says the provider's words. */
+  'provider_error',
+] as const;
+export type TDeliveryFailureReason = (typeof DELIVERY_FAILURE_REASONS)[number];
+
+/** A refusal that waits this long at most inside a tick; a longer one is tried at a later tick. */
+export const INLINE_RATE_LIMIT_WAIT_MS = 5_000;
+
 /** Every type in the learner event log. */
 export const LEARNER_EVENT_TYPES = [
   'delivered',

@@ -1,10 +1,30 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { buildApp, createDatabase, createManualClock, DEMO_PASSWORD, seedDemo } from '@ccp/api';
+import type * as Api from '@ccp/api';
 import type { FastifyInstance } from 'fastify';
 import * as OTPAuth from 'otpauth';
+
+// The API these suites talk to is the bundle `npm start` runs (apps/api/dist/index.js, the same
+// chunks as dist/server.js), built when stale exactly as `npm start` builds it: a dependency that
+// only breaks once bundled (issue 25) fails here too, not only in production.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const loadBuiltApi = async (): Promise<typeof Api> => {
+  const built = spawnSync(process.execPath, ['scripts/build-if-stale.js', 'api'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`the API did not build:\n${built.stderr}`);
+  const entry = pathToFileURL(path.join(ROOT, 'apps/api/dist/index.js')).href;
+  return (await import(/* @vite-ignore */ entry)) as typeof Api;
+};
+
+export const builtApi = await loadBuiltApi();
+const { buildApp, createDatabase, createManualClock, DEMO_PASSWORD, seedDemo } = builtApi;
 
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 export { DEMO_PASSWORD };

@@ -5,14 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { startJobRunner } from '@ccp/api';
 import type { JobRunner } from '@ccp/api';
 import { MESSAGES } from '@ccp/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-import { DEMO_PASSWORD, startApi } from './api-server.ts';
+import { DEMO_PASSWORD, builtApi, startApi } from './api-server.ts';
 import type { RunningApi } from './api-server.ts';
+
+const { startJobRunner } = builtApi;
 
 // What trainers and CI jobs do with the real, bundled `ccp` (apps/cli/dist, built before these
 // tests) against the real API on a temporary database: imports, exports, course files, tokens.

@@ -311,6 +311,13 @@ export type EnrollmentsTable = {
   updated_at: Timestamp;
   /** When the opt-in invitation was sent (0005); null when none was needed or not yet sent. */
   invitation_sent_at?: Timestamp | null;
+  /** Why the last invitation did not go (0025): a delivery failure code, the provider's words. */
+  invitation_failure_code?: string | null;
+  invitation_failure_detail?: string | null;
+  invitation_failed_at?: Timestamp | null;
+  /** When a failed invitation is tried again; null after a permanent failure (waits for a Resend). */
+  invitation_retry_at?: Timestamp | null;
+  invitation_attempts?: number;
 };
 export type LessonDeliveriesTable = {
   uuid: string;
@@ -334,6 +341,13 @@ export type LessonDeliveriesTable = {
   /** Set when no answer arrived within 72 hours of delivery. */
   missed_at: Timestamp | null;
   reminders_sent: number;
+  /** The provider's id of the message that carried the lesson (0025). */
+  provider_message_id?: string | null;
+  /** Why the lesson did not go (0025): a delivery failure code and the provider's own words. */
+  failure_code?: string | null;
+  failure_detail?: string | null;
+  /** A lesson refused for a while is not tried again before this (0025). */
+  next_attempt_at?: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

@@ -1,4 +1,4 @@
-import { CHANNEL_KEYS } from '@ccp/schemas';
+import { CHANNEL_KEYS, INLINE_RATE_LIMIT_WAIT_MS } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
 import type { CompiledQuery } from 'kysely';
 
@@ -147,10 +147,19 @@ export const realSleep: Sleep = (ms) =>
 
 export type SendOutcome =
   | { ok: true; providerMessageId: string; records: CompiledQuery[]; attempts: number }
-  | { ok: false; error: string; attempts: number; kind: ErrorVerdict['kind'] };
+  | {
+      ok: false;
+      error: string;
+      attempts: number;
+      verdict: ErrorVerdict;
+      /** Set when the provider asked for a pause too long to wait now: try again after it. */
+      retryAfterMs?: number;
+    };
 
-// A provider asking for a longer pause than this is not waited for within a tick.
-const MAX_RETRY_AFTER_MS = 60_000;
+// A provider asking for a longer pause than this is not waited for inside the send: the item is
+// tried again at a later tick, and the channel's other learners keep flowing (a Slack Tier-3
+// limit on one look-up method must not stall every lesson for a minute, issue 25).
+const MAX_INLINE_WAIT_MS = INLINE_RATE_LIMIT_WAIT_MS;
 
 const verdictOf = (adapter: ChannelAdapter, error: unknown): ErrorVerdict => {
   if (error instanceof ChannelSendError) return error.verdict;
@@ -160,9 +169,9 @@ const verdictOf = (adapter: ChannelAdapter, error: unknown): ErrorVerdict => {
 /**
  * Sends through an adapter. A failure the provider refused before doing anything is retried up
  * to `adapter.maxRetries` times after `baseDelayMs`, then twice that... (exponential backoff); a
- * rate limit waits the provider's Retry-After; a permanent failure, a closed window or a send
- * that may have gone out (a timeout) is not retried. A rate limit without Retry-After backs off
- * like a refusal.
+ * rate limit waits the provider's Retry-After when it is short, and is handed back to be tried at
+ * a later tick when it is long; a permanent failure, a closed window or a send that may have gone
+ * out (a timeout) is not retried. A rate limit without Retry-After backs off like a refusal.
  */
 export const sendWithRetries = async (
   adapter: ChannelAdapter,
@@ -175,13 +184,22 @@ export const sendWithRetries = async (
       return { ok: true, providerMessageId, records, attempts: attempt + 1 };
     } catch (error) {
       const verdict = verdictOf(adapter, error);
+      const failed = (retryAfterMs?: number): SendOutcome => ({
+        ok: false,
+        error: errorText(error),
+        attempts: attempt + 1,
+        verdict,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      });
       const retriable = verdict.kind === 'retry' || verdict.kind === 'rate_limited';
+      if (!retriable) return failed();
       const wait =
         verdict.kind === 'rate_limited' && verdict.retryAfterMs !== undefined
           ? verdict.retryAfterMs
           : baseDelayMs * 2 ** attempt;
-      if (!retriable || attempt >= adapter.maxRetries || wait > MAX_RETRY_AFTER_MS) {
-        return { ok: false, error: errorText(error), attempts: attempt + 1, kind: verdict.kind };
+      if (verdict.kind === 'rate_limited' && wait > MAX_INLINE_WAIT_MS) return failed(wait);
+      if (attempt >= adapter.maxRetries) {
+        return verdict.kind === 'rate_limited' ? failed(Math.max(wait, 1000)) : failed();
       }
       await sleep(wait);
     }

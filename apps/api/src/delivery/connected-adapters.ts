@@ -13,7 +13,7 @@ import { createGoogleChatConnector } from './channels/google-chat/client.ts';
 import { createTeamsConnector } from './channels/teams/client.ts';
 import { createWebexConnector } from './channels/webex/client.ts';
 import { createWhatsAppConnector } from './channels/whatsapp/client.ts';
-import { createOutboxAdapters, createRateLimiter, outboxRecord } from './channels.ts';
+import { createRateLimiter, outboxRecord } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
 import { ChannelSendError, errorText } from './connector.ts';
 import type { Connection, Connector, Identity } from './connector.ts';
@@ -23,8 +23,9 @@ import type { ChannelMessage } from './render.ts';
 
 // The scheduler's adapters once providers can be connected: a message of a company with a live
 // connection for its channel goes through that provider's connector (identity resolved and
-// cached, paced per connection, failures classified); any other is recorded in the outbox as
-// before, which the Channels page says ("lessons are only recorded").
+// cached, paced per connection, failures classified). A company with no working connection for
+// the channel (none, disconnected, the demo sample, or one whose test failed) sends nothing, and
+// the message fails with that reason: it is never recorded as sent (issue 25).
 
 export type ConnectorDeps = {
   db: Db;
@@ -38,7 +39,7 @@ export type ConnectorDeps = {
 export const createConnectors = (
   settings: ChannelSettings,
   clock: Clock = systemClock,
-): Partial<Record<TChannelKey, Connector>> => ({
+): Record<TChannelKey, Connector> => ({
   slack: createSlackConnector(settings.slack),
   webex: createWebexConnector(settings.webex),
   whatsapp: createWhatsAppConnector(settings.whatsapp, clock),
@@ -50,20 +51,24 @@ export const createConnectors = (
 const CONNECTION_CACHE_MS = 5_000;
 const CONNECTOR_MAX_RETRIES = 3;
 
-const connectedAdapter = (
-  deps: ConnectorDeps,
-  connector: Connector,
-  outbox: ChannelAdapter,
-): ChannelAdapter => {
+/** Nothing can go: the channel has no working connection (`status` says which). */
+const notConnected = (channel: TChannelKey, status: string) =>
+  new ChannelSendError(`${channel}: no working connection (${status})`, {
+    kind: 'permanent',
+    code: status === 'error' ? 'channel_connection_error' : 'channel_not_connected',
+  });
+
+const connectedAdapter = (deps: ConnectorDeps, connector: Connector): ChannelAdapter => {
   const channel = connector.channel;
-  const connections = new Map<string, { at: number; connection: Promise<Connection | null> }>();
+  const connections = new Map<string, { at: number; connection: Promise<Connection | string> }>();
   const limiters = new Map<string, () => Promise<void>>();
   const connectionOf = (companyUuid: string) => {
     const cached = connections.get(companyUuid);
     const now = performance.now();
     if (cached && now - cached.at < CONNECTION_CACHE_MS) return cached.connection;
+    // A working connection, or the status that says why there is none.
     const connection = loadConnection(deps, companyUuid, channel).then((found) =>
-      found && found.status === 'connected' ? found : null,
+      found && found.status === 'connected' ? found : (found?.status ?? 'not_connected'),
     );
     connections.set(companyUuid, { at: now, connection });
     return connection;
@@ -109,7 +114,7 @@ const connectedAdapter = (
     classifyError: connector.classifyError,
     send: async (message) => {
       const connection = await connectionOf(message.companyUuid);
-      if (!connection) return outbox.send(message);
+      if (typeof connection === 'string') throw notConnected(channel, connection);
       const { identity, record: found } = await identityOf(connection, message);
       const waitFrom = performance.now();
       await limiterOf(connection)();
@@ -137,14 +142,10 @@ const connectedAdapter = (
   };
 };
 
-/** Every channel's adapter: its connector where there is one, the outbox otherwise. */
+/** Every channel's adapter: its provider's connector. */
 export const createConnectedAdapters = (deps: ConnectorDeps): ChannelAdapters => {
-  const outbox = createOutboxAdapters(deps);
   const connectors = createConnectors(deps.channelSettings, deps.clock);
   return Object.fromEntries(
-    CHANNEL_KEYS.map((key) => {
-      const connector = connectors[key];
-      return [key, connector ? connectedAdapter(deps, connector, outbox[key]) : outbox[key]];
-    }),
+    CHANNEL_KEYS.map((key) => [key, connectedAdapter(deps, connectors[key])]),
   ) as ChannelAdapters;
 };

@@ -1,4 +1,4 @@
-import type { TChannelKey } from '@ccp/schemas';
+import type { TChannelKey, TDeliveryFailureReason } from '@ccp/schemas';
 
 import { parseRetryAfterMs } from '../lib/retry-after.ts';
 import type { ChannelMessage } from './render.ts';
@@ -20,7 +20,14 @@ import type { RenderedPayload } from './render-common.ts';
 export type SendErrorKind =
   'retry' | 'rate_limited' | 'window_closed' | 'permanent' | 'unknown_outcome';
 
-export type ErrorVerdict = { kind: SendErrorKind; retryAfterMs?: number; code: string };
+export type ErrorVerdict = {
+  kind: SendErrorKind;
+  retryAfterMs?: number;
+  /** The provider's own code (`users_not_found`, `131047`...), kept as the failure's detail. */
+  code: string;
+  /** What a trainer is told; unset: failure-reasons.ts reads it from the code and the kind. */
+  reason?: TDeliveryFailureReason;
+};
 
 /** A failure with its verdict, thrown by a connector or the adapter around it. */
 export class ChannelSendError extends Error {

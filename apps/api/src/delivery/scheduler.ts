@@ -5,10 +5,11 @@ import { sql } from 'kysely';
 import type { CompiledQuery, ExpressionBuilder } from 'kysely';
 
 import type { Db, Dialect } from '../db/index.ts';
-import { preparedQuery } from '../db/prepared.ts';
 import type { Database } from '../db/types.ts';
 import { newUuid } from '../lib/ids.ts';
 import { createConnectedAdapters } from './connected-adapters.ts';
+import { deliveriesRepository, endOfOutcome, failure } from './deliveries-repository.ts';
+import type { SendEnd } from './deliveries-repository.ts';
 import {
   createOutboxAdapters,
   limiterOf,
@@ -16,7 +17,13 @@ import {
   sendWithRetries,
   writeRecords,
 } from './channels.ts';
-import type { ChannelAdapter, ChannelAdapters, ChannelMessage, Sleep } from './channels.ts';
+import type {
+  ChannelAdapter,
+  ChannelAdapters,
+  ChannelMessage,
+  SendOutcome,
+  Sleep,
+} from './channels.ts';
 import type { KnownIdentity } from './connector.ts';
 import {
   dropInvited,
@@ -52,6 +59,8 @@ export type TickResult = {
   invitations: number;
   sent: number;
   failed: number;
+  /** Due lessons the provider asked to wait for: tried again at a later tick. */
+  deferred: number;
   /** Due lessons dropped at send time (learner archived, lesson day gone). */
   canceled: number;
   missed: number;
@@ -70,6 +79,8 @@ const REMINDING_COURSE_STATUSES = ['scheduled', 'active', 'delivered'];
 const STUCK_SENDING_MS = 15 * 60 * 1000;
 const DEFAULT_BATCH = 500;
 const DEFAULT_RETRY_BASE_MS = 1000;
+const INVITATION_RETRY_BASE_MS = 5 * 60 * 1000;
+const INVITATION_RETRY_MAX_MS = 24 * HOUR_MS;
 
 const defaultAdapters = new WeakMap<object, ChannelAdapters>();
 
@@ -285,16 +296,13 @@ const perChannel = <T extends { channel: string }>(
     for (const item of group) await work(item, adapter);
   });
 
-/** Rows claimed by a tick that died are marked failed, never resent. */
-const releaseStuck = async ({ app, now, nowIso }: TickContext): Promise<number> => {
-  const result = await app.db
-    .updateTable('lesson_deliveries')
-    .set({ status: 'failed', updated_at: nowIso })
-    .where('status', '=', 'sending')
-    .where('updated_at', '<', new Date(now.getTime() - STUCK_SENDING_MS).toISOString())
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-};
+/** Rows claimed by a tick that died are marked failed (interrupted), never resent. */
+const releaseStuck = ({ app, now, nowIso }: TickContext): Promise<number> =>
+  deliveriesRepository.failInterrupted(
+    app.db,
+    new Date(now.getTime() - STUCK_SENDING_MS).toISOString(),
+    nowIso,
+  );
 
 /** After the enrolment close time, learners still invited are dropped with their lessons. */
 const closeEnrolments = async ({ app, now, nowIso }: TickContext): Promise<number> => {
@@ -323,6 +331,19 @@ const closeEnrolments = async ({ app, now, nowIso }: TickContext): Promise<numbe
   return dropped;
 };
 
+/**
+ * When a failed invitation is tried again: a refusal that may pass (the provider unavailable, a
+ * rate limit) after a back-off that doubles with each attempt, up to a day; a permanent one
+ * (unknown learner, channel not connected) waits for a Resend.
+ */
+const invitationRetryAt = (attempts: number, outcome: SendOutcome, now: Date): string | null => {
+  if (outcome.ok) return null;
+  const { kind } = outcome.verdict;
+  if (kind !== 'retry' && kind !== 'rate_limited') return null;
+  const waitMs = Math.min(INVITATION_RETRY_MAX_MS, INVITATION_RETRY_BASE_MS * 2 ** attempts);
+  return new Date(now.getTime() + waitMs).toISOString();
+};
+
 /** The GDPR opt-in question, once per invited learner, on the learner's channel. */
 const sendInvitations = async (ctx: TickContext): Promise<number> => {
   const { app, nowIso } = ctx;
@@ -344,9 +365,17 @@ const sendInvitations = async (ctx: TickContext): Promise<number> => {
         'l.email',
         'l.phone',
         'l.locale',
+        'e.invitation_attempts',
       ])
       .where('e.status', '=', 'invited')
       .where('e.invitation_sent_at', 'is', null)
+      // A failed invitation waits for its retry time, or for a Resend when it has none.
+      .where((eb) =>
+        eb.or([
+          eb('e.invitation_failure_code', 'is', null),
+          eb('e.invitation_retry_at', '<=', nowIso),
+        ]),
+      )
       .where('l.deleted_at', 'is', null)
       .where('c.status', 'in', LIVE_COURSE_STATUSES)
       .where('c.deleted_at', 'is', null)
@@ -356,17 +385,20 @@ const sendInvitations = async (ctx: TickContext): Promise<number> => {
       .execute();
     if (rows.length === 0) break;
     await perChannel(ctx, rows, async (row, adapter) => {
-      const claim = await app.db
-        .updateTable('enrollments')
-        .set({ invitation_sent_at: nowIso, updated_at: nowIso })
-        .where('uuid', '=', row.uuid)
-        .where('status', '=', 'invited')
-        .where('invitation_sent_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(claim.numUpdatedRows) !== 1) return;
+      if (!(await deliveriesRepository.claimInvitation(app.db, row.uuid, nowIso))) return;
       const plan = await ctx.lookups.planOf(row.course_uuid);
+      if (!plan) return;
       const address = addressOf(row.channel, row);
-      if (!plan || !address) return;
+      if (!address) {
+        await deliveriesRepository.invitationFailed(
+          app.db,
+          row.uuid,
+          nowIso,
+          failure('no_contact'),
+          null,
+        );
+        return;
+      }
       const outcome = await ctx.send(adapter, {
         kind: 'invitation',
         channel: adapter.key,
@@ -384,42 +416,28 @@ const sendInvitations = async (ctx: TickContext): Promise<number> => {
         lesson: null,
         totalDays: plan.days.length,
       });
-      if (!outcome.ok) {
-        app.log.warn({ enrolment: row.uuid, error: outcome.error }, 'invitation not sent');
+      const now = app.clock.now();
+      const end = endOfOutcome(adapter.key, outcome, now);
+      if (end.status === 'failed' || end.status === 'deferred') {
+        app.log.warn({ enrolment: row.uuid, reason: end.failure.reason }, 'invitation not sent');
+        const retryAt =
+          end.status === 'deferred'
+            ? end.retryAt
+            : invitationRetryAt(Number(row.invitation_attempts ?? 0), outcome, now);
+        await deliveriesRepository.invitationFailed(app.db, row.uuid, nowIso, end.failure, retryAt);
         return;
       }
-      await writeRecords(app.db, outcome.records);
+      if (!outcome.ok) return;
+      await writeRecords(app.db, [
+        ...outcome.records,
+        deliveriesRepository.invitationSent(app.db, row.uuid, nowIso),
+      ]);
       sent += 1;
     });
     if (rows.length < ctx.batchSize) break;
   }
   return sent;
 };
-
-// A due lesson's claim (scheduled → sending: from here it is never sent again) and its finish.
-const claimDelivery = preparedQuery<[updatedAt: string, uuid: string]>(2, (db, updatedAt, uuid) =>
-  db
-    .updateTable('lesson_deliveries')
-    .set({ status: 'sending', updated_at: updatedAt })
-    .where('uuid', '=', uuid)
-    .where('status', '=', 'scheduled'),
-);
-const finishSent = preparedQuery<[at: string, uuid: string]>(2, (db, at, uuid) =>
-  db
-    .updateTable('lesson_deliveries')
-    .set({ status: 'sent', updated_at: at, sent_at: at })
-    .where('uuid', '=', uuid)
-    .where('status', '=', 'sending'),
-);
-const finishUnsent = preparedQuery<[status: 'failed' | 'canceled', at: string, uuid: string]>(
-  3,
-  (db, status, at, uuid) =>
-    db
-      .updateTable('lesson_deliveries')
-      .set({ status, updated_at: at })
-      .where('uuid', '=', uuid)
-      .where('status', '=', 'sending'),
-);
 
 /** What a due lesson's select reads besides the message's columns. */
 type DueRow = {
@@ -433,7 +451,7 @@ type DueRow = {
 /** How a claimed lesson ended, and what its send left to write (its outbox row, an identity). */
 type Finish = {
   uuid: string;
-  status: 'sent' | 'failed' | 'canceled';
+  end: SendEnd;
   at: string;
   records: CompiledQuery[];
 };
@@ -456,16 +474,14 @@ const finishThenClaim = async (
   const statements = previous
     ? [
         ...previous.records,
-        previous.status === 'sent'
-          ? finishSent.bind(db, previous.at, previous.uuid)
-          : finishUnsent.bind(db, previous.status, previous.at, previous.uuid),
+        deliveriesRepository.finish(db, previous.uuid, previous.at, previous.end),
       ]
     : [];
   if (!claim) {
     await writeRecords(db, statements);
     return false;
   }
-  const claimQuery = claimDelivery.bind(db, claim.at, claim.uuid);
+  const claimQuery = deliveriesRepository.claim(db, claim.uuid, claim.at);
   const claimed = async (executor: Db) =>
     Number((await executor.executeQuery(claimQuery)).numAffectedRows) === 1;
   if (statements.length === 0) return claimed(db);
@@ -486,9 +502,9 @@ const sendLesson = async (
   adapter: ChannelAdapter,
 ): Promise<Finish> => {
   const { app } = ctx;
-  const finish = (status: Finish['status'], records: CompiledQuery[] = []): Finish => ({
+  const finish = (end: SendEnd, records: CompiledQuery[] = []): Finish => ({
     uuid: row.uuid,
-    status,
+    end,
     at: app.clock.now().toISOString(),
     records,
   });
@@ -496,33 +512,31 @@ const sendLesson = async (
     ctx.lookups.planOf(row.course_uuid),
     ctx.lookups.lessonOf(row.course_uuid, Number(row.day), row.language),
   ]);
-  if (row.learner_deleted_at !== null || !lesson || !plan) return finish('canceled');
+  if (row.learner_deleted_at !== null || !lesson || !plan) return finish({ status: 'canceled' });
   const address = addressOf(row.channel, row);
-  if (!address) {
-    app.log.warn({ delivery: row.uuid }, 'lesson not sent: the learner has no contact');
-    return finish('failed');
-  }
+  if (!address) return finish({ status: 'failed', failure: failure('no_contact') });
   const outcome = await ctx.send(
     adapter,
     lessonMessage('lesson', adapter, row, address, lesson, plan.days.length),
   );
-  if (!outcome.ok) {
+  const end = endOfOutcome(adapter.key, outcome, app.clock.now());
+  if (end.status === 'failed' || end.status === 'deferred') {
     app.log.warn(
-      { delivery: row.uuid, attempts: outcome.attempts, error: outcome.error },
-      'lesson not sent',
+      { delivery: row.uuid, attempts: outcome.attempts, reason: end.failure.reason },
+      end.status === 'deferred' ? 'lesson deferred' : 'lesson not sent',
     );
-    return finish('failed');
   }
-  return finish('sent', outcome.records);
+  return finish(end, outcome.ok ? outcome.records : []);
 };
 
 /** Every lesson due now, of enrolled learners of live courses, sent once. */
 const sendDueLessons = async (ctx: TickContext) => {
   const { app, nowIso } = ctx;
-  const counts = { sent: 0, failed: 0, canceled: 0 };
-  const ended = (finish: Finish, channel: string) => {
-    counts[finish.status] += 1;
-    if (finish.status !== 'canceled') app.metrics.lessons.inc({ channel, status: finish.status });
+  const counts = { sent: 0, failed: 0, canceled: 0, deferred: 0 };
+  const ended = ({ end }: Finish, channel: string) => {
+    counts[end.status] += 1;
+    if (end.status === 'sent' || end.status === 'failed')
+      app.metrics.lessons.inc({ channel, status: end.status });
   };
   for (;;) {
     const rows = await app.db
@@ -536,6 +550,11 @@ const sendDueLessons = async (ctx: TickContext) => {
       .select([...MESSAGE_COLUMNS, 'l.deleted_at as learner_deleted_at'])
       .where('d.status', '=', 'scheduled')
       .where('d.scheduled_for', '<=', nowIso)
+      // A lesson the provider asked to slow down for waits its turn; a deferred one is never
+      // picked again in the same tick, whose loop would otherwise spin on it.
+      .where((eb) =>
+        eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', nowIso)]),
+      )
       .where('e.status', '=', 'enrolled')
       .where('c.status', 'in', LIVE_COURSE_STATUSES)
       .where('c.deleted_at', 'is', null)
@@ -881,6 +900,7 @@ export const runSchedulerTick = async (
     invitations,
     sent: lessons.sent,
     failed: lessons.failed + stuck,
+    deferred: lessons.deferred,
     canceled: lessons.canceled,
     missed,
     reminders,

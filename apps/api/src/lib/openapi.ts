@@ -15,6 +15,8 @@ export type OpenApiExtras = {
   'x-media'?: Record<number, string>;
   /** The request body per media type, when JSON and multipart take different fields. */
   'x-body'?: Record<string, z.ZodType>;
+  /** A route that answers a browser with a redirect (302, no body): where it sends it. */
+  'x-redirect'?: string;
 };
 
 const ERROR_DESCRIPTION =
@@ -38,6 +40,7 @@ export const openApiTransform = (input: TransformInput) => {
   const {
     'x-media': media,
     'x-body': bodies,
+    'x-redirect': redirect,
     ...schema
   } = (input.schema ?? {}) as Record<string, unknown> & OpenApiExtras;
   const result = jsonSchemaTransform({ ...input, schema });
@@ -63,6 +66,8 @@ export const openApiTransform = (input: TransformInput) => {
       content: { [type]: { schema: body } },
     };
   }
+  // `type: 'null'`: @fastify/swagger documents a response with no body only so (its README).
+  if (redirect) responses['302'] = { description: redirect, type: 'null' };
   const error = toJsonSchema(input, ZErrorBodySchema, 'response');
   responses['4xx'] = { description: ERROR_DESCRIPTION, content: jsonContent(error) };
   responses['5xx'] = { description: SERVER_ERROR_DESCRIPTION, content: jsonContent(error) };

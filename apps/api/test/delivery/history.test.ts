@@ -163,6 +163,7 @@ describe('demo seed: the delivery history', async () => {
       invitations: 0,
       sent: 0,
       failed: 0,
+      deferred: 0,
       canceled: 0,
       missed: 0,
       reminders: 0,

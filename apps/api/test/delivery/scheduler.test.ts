@@ -6,6 +6,7 @@ import { runSchedulerTick, startScheduler } from '../../src/delivery/scheduler.t
 import { buildTestApp } from '../helper.ts';
 import type { TestApp } from '../helper.ts';
 import {
+  acceptingProviders,
   courseRow,
   createWorld,
   deliveriesOf,
@@ -390,7 +391,7 @@ describe('startScheduler', async () => {
   it('ticks at once and on its interval, and stops', async () => {
     const { course } = await enrolledCourse(app, world, 1, { days: 1 });
     app.testClock.set(DAY1);
-    const stop = startScheduler(app, 20, { retryBaseMs: 1 });
+    const stop = startScheduler(app, 20, { retryBaseMs: 1, adapters: acceptingProviders(app) });
     await expect
       .poll(async () => (await deliveriesOf(app, course)).map((row) => row.status), {
         timeout: 5000,

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { renderSlack } from '../../src/delivery/channels/slack/render.ts';
 import { createUser, signIn, call } from '../helper.ts';
+import { authHeaders } from '../fixtures/delivery.ts';
 import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
 import { blockProblems, startFakeSlack } from '../fakes/slack.ts';
 
@@ -178,7 +179,48 @@ describe('Slack delivery', async () => {
     const result = await tickAt(DAY1);
     expect(result).toMatchObject({ sent: 0, failed: 1 });
     expect(fake.calls.slice(before)).toEqual(['users.lookupByEmail']);
-    expect((await deliveriesOfDay(course))[0]!.status).toBe('failed');
+    // Not sent, and the trainer is told why (issue 25), with Slack's own code kept.
+    expect((await deliveriesOfDay(course))[0]).toMatchObject({
+      status: 'failed',
+      sent_at: null,
+      provider_message_id: null,
+      failure_code: 'learner_not_found',
+    });
+    expect((await deliveriesOfDay(course))[0]!.failure_detail).toMatch(/^users_not_found: /);
+  });
+
+  // https://api.slack.com/apis/rate-limits: limits are per method and workspace; lookupByEmail is
+  // Tier 3. A 429 on it must not hold back learners Slack already knows (issue 25).
+  it('a 429 on users.lookupByEmail defers that learner only; the others’ lessons keep flowing', async () => {
+    const { course, learners } = await enrol([{}, {}]);
+    const users = learners.map((learner) => fake.addUser(learner.email!));
+    fake.rateLimit(1, 60, 'users.lookupByEmail');
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    const first = await tickAt(DAY1, { sleep });
+    // Nobody waited out Slack's minute: one learner is deferred, the other's lesson went.
+    expect(first).toMatchObject({ sent: 1, failed: 0, deferred: 1 });
+    expect(waits.filter((ms) => ms >= 60_000)).toEqual([]);
+    const deferred = (await deliveriesOfDay(course)).find((row) => row.status === 'scheduled')!;
+    expect(deferred).toMatchObject({
+      failure_code: 'rate_limited',
+      next_attempt_at: new Date(Date.parse(DAY1) + 60_000).toISOString(),
+    });
+    // Before Slack's Retry-After nothing is tried again; after it, the lesson goes, once.
+    expect(await tickAt(new Date(Date.parse(DAY1) + 30_000).toISOString())).toMatchObject({
+      sent: 0,
+      deferred: 0,
+    });
+    expect(await tickAt(new Date(Date.parse(DAY1) + 61_000).toISOString())).toMatchObject({
+      sent: 1,
+      deferred: 0,
+    });
+    const rows = await deliveriesOfDay(course);
+    expect(rows.map((row) => row.status)).toEqual(['sent', 'sent']);
+    expect(rows.every((row) => row.failure_code === null && row.provider_message_id)).toBe(true);
+    for (const user of users) {
+      expect(fake.messages.filter((message) => message.userId === user.id)).toHaveLength(1);
+    }
   });
 
   it('non-administrators see the status only and cannot connect', async () => {
@@ -254,5 +296,90 @@ describe('Slack renderer limits', () => {
     const actions = payload.blocks.find((block) => block.type === 'actions')!;
     const elements = actions.elements as { text: { text: string } }[];
     expect(elements.map((element) => element.text.text)).toEqual(['1', '2']);
+  });
+});
+
+// "Add to Slack" (https://api.slack.com/authentication/oauth-v2): the administrator saves the
+// app's client id and secret, Slack sends the browser back with a code, and the token exchange
+// (oauth.v2.access) must carry the authorize URL's redirect_uri.
+describe('Add to Slack', async () => {
+  const fake = await startFakeSlack();
+  afterAll(() => fake.close());
+  const { app, world, connect } = await channelWorld('slack', {
+    slack: { apiUrl: fake.apiUrl, authorizeUrl: fake.authorizeUrl },
+  });
+  const redirectUri = 'https://ccp.example.test/api/v1/webhooks/slack/oauth';
+
+  /** The browser's trip: our install URL, Slack's authorize page, back to our callback. */
+  const install = async () => {
+    const started = await call(app, {
+      method: 'POST',
+      url: '/api/v1/channel-connections/slack/install',
+      headers: await authHeaders(app, world),
+      payload: { redirect_uri: redirectUri },
+    });
+    expect(started.statusCode).toBe(200);
+    const authorize = new URL(started.json.data.url as string);
+    expect(authorize.searchParams.get('redirect_uri')).toBe(redirectUri);
+    const atSlack = await fetch(authorize, { redirect: 'manual' });
+    const back = new URL(atSlack.headers.get('location')!);
+    expect(back.origin + back.pathname).toBe(redirectUri);
+    return call(app, { method: 'GET', url: `${back.pathname}${back.search}` });
+  };
+
+  it('saves the app without a bot token, then connects by OAuth alone', async () => {
+    const saved = await connect({
+      client_id: 'C-123',
+      client_secret: fake.clientSecret,
+      signing_secret: fake.signingSecret,
+    });
+    expect(saved.statusCode).toBe(200);
+    // Not tested yet (no token to test): waiting for "Add to Slack", with no error shown.
+    expect(saved.json.data).toMatchObject({ status: 'disconnected', last_error: null });
+
+    const callback = await install();
+    expect(callback.statusCode).toBe(302);
+    expect(callback.headers.location).toBe('/channels?connected=slack');
+    const list = await call(app, {
+      method: 'GET',
+      url: '/api/v1/channel-connections',
+      headers: await authHeaders(app, world),
+    });
+    const slack = (list.json.data as { channel: string; secrets_set: string[] }[]).find(
+      (row) => row.channel === 'slack',
+    );
+    expect(slack).toMatchObject({
+      status: 'connected',
+      provider_ids: { team_id: fake.teamId, bot_user_id: 'UBOT' },
+    });
+    expect(slack?.secrets_set).toContain('bot_token');
+  });
+
+  it('brings the administrator back to the Channels page with Slack’s reason, never a bare error', async () => {
+    const started = await call(app, {
+      method: 'POST',
+      url: '/api/v1/channel-connections/slack/install',
+      headers: await authHeaders(app, world),
+      payload: { redirect_uri: redirectUri },
+    });
+    const state = new URL(started.json.data.url as string).searchParams.get('state')!;
+    // The administrator pressed Cancel on Slack's page.
+    const cancelled = await call(app, {
+      method: 'GET',
+      url: `/api/v1/webhooks/slack/oauth?error=access_denied&state=${encodeURIComponent(state)}`,
+    });
+    expect(cancelled.statusCode).toBe(302);
+    expect(cancelled.headers.location).toBe('/channels?slack_install=failed&reason=access_denied');
+    // A code Slack never issued: its refusal, on the page.
+    const refused = await call(app, {
+      method: 'GET',
+      url: `/api/v1/webhooks/slack/oauth?code=forged&state=${encodeURIComponent(state)}`,
+    });
+    expect(refused.headers.location).toBe('/channels?slack_install=failed&reason=invalid_code');
+    const forged = await call(app, {
+      method: 'GET',
+      url: '/api/v1/webhooks/slack/oauth?code=x&state=not-ours.mac',
+    });
+    expect(forged.headers.location).toBe('/channels?slack_install=failed&reason=state_invalid');
   });
 });

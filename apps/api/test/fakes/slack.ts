@@ -7,6 +7,12 @@ import { listen, sendJson } from './http.ts';
 // limits and Slack's mrkdwn escaping and refuses what Slack refuses (invalid_blocks,
 // msg_too_long, channel_not_found), and taps buttons back to the app as Slack does: a
 // block_actions payload signed v0 with the app's signing secret.
+// "Add to Slack" (https://api.slack.com/authentication/oauth-v2): GET /oauth/v2/authorize sends
+// the browser back to `redirect_uri` with a one-time `code` and the `state`; oauth.v2.access
+// (https://api.slack.com/methods/oauth.v2.access) takes the code once, and "redirect_uri: This
+// must match the originally submitted URI (if one was sent)", else `bad_redirect_uri`.
+// Rate limits are per method (https://api.slack.com/apis/rate-limits: "Rate limits are applied
+// per method per workspace"): users.lookupByEmail is Tier 3, chat.postMessage "special".
 
 export type FakeSlackUser = { id: string; email: string; teamId: string };
 export type PostedMessage = {
@@ -113,13 +119,15 @@ export const startFakeSlack = async ({
   token = 'xoxb-fake-token',
   teamId = 'T0FAKE',
   signingSecret = 'fake-signing-secret',
-}: { token?: string; teamId?: string; signingSecret?: string } = {}) => {
+  clientSecret = 'fake-client-secret',
+}: { token?: string; teamId?: string; signingSecret?: string; clientSecret?: string } = {}) => {
   const users: FakeSlackUser[] = [];
   const dms = new Map<string, string>(); // channel id → user id
   const messages: PostedMessage[] = [];
   const refused: { method: string; error: string; problems?: string[] }[] = [];
   const calls: string[] = [];
-  let rateLimited: { remaining: number; retryAfter: number } | null = null;
+  const rateLimited = new Map<string, { remaining: number; retryAfter: number }>();
+  const codes = new Map<string, { clientId: string; redirectUri: string | null }>();
   let seq = 0;
   let latencyMs = 0;
 
@@ -136,17 +144,36 @@ export const startFakeSlack = async ({
         ...(problems ? { response_metadata: { messages: problems } } : {}),
       });
     };
-    if (rateLimited && rateLimited.remaining > 0 && method === 'chat.postMessage') {
-      rateLimited.remaining -= 1;
+    const limited = rateLimited.get(method);
+    if (limited && limited.remaining > 0) {
+      limited.remaining -= 1;
+      refused.push({ method, error: 'ratelimited' });
       response.writeHead(429, {
-        'retry-after': String(rateLimited.retryAfter),
+        'retry-after': String(limited.retryAfter),
         'content-type': 'application/json',
       });
       response.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
       return;
     }
+    if ((request.url ?? '').startsWith('/oauth/v2/authorize')) {
+      const query = new URL(request.url ?? '', 'http://fake').searchParams;
+      const redirectUri = query.get('redirect_uri');
+      const code = `code-${codes.size + 1}`;
+      codes.set(code, { clientId: query.get('client_id') ?? '', redirectUri });
+      const back = new URL(redirectUri ?? 'http://missing.invalid/');
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', query.get('state') ?? '');
+      response.writeHead(302, { location: back.toString() });
+      response.end();
+      return;
+    }
     if (method === 'oauth.v2.access') {
-      if (!form.code || !form.client_id) return fail('invalid_code');
+      const issued = codes.get(form.code ?? '');
+      if (!issued || issued.clientId !== form.client_id) return fail('invalid_code');
+      if (form.client_secret !== clientSecret) return fail('bad_client_secret');
+      if (issued.redirectUri !== null && form.redirect_uri !== issued.redirectUri)
+        return fail('bad_redirect_uri');
+      codes.delete(form.code ?? '');
       return sendJson(response, 200, {
         ok: true,
         access_token: token,
@@ -222,6 +249,8 @@ export const startFakeSlack = async ({
   return {
     baseUrl: listening.baseUrl,
     apiUrl: `${listening.baseUrl}/api/`,
+    authorizeUrl: `${listening.baseUrl}/oauth/v2/authorize`,
+    clientSecret,
     token,
     teamId,
     signingSecret,
@@ -234,9 +263,9 @@ export const startFakeSlack = async ({
       users.push(user);
       return user;
     },
-    /** The next `count` posts answer HTTP 429 with Retry-After. */
-    rateLimit: (count: number, retryAfterSeconds: number) => {
-      rateLimited = { remaining: count, retryAfter: retryAfterSeconds };
+    /** The next `count` calls of `method` (default: posts) answer HTTP 429 with Retry-After. */
+    rateLimit: (count: number, retryAfterSeconds: number, method = 'chat.postMessage') => {
+      rateLimited.set(method, { remaining: count, retryAfter: retryAfterSeconds });
     },
     setLatency: (ms: number) => {
       latencyMs = ms;

@@ -5,6 +5,7 @@ import { useCustomMutation, useDelete, useList, useUpdate } from '@refinedev/cor
 import { Alert, App, Button, Card, Descriptions, Form, Input, Popconfirm, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 
 import { PageHeader } from '../../components/page-header.tsx';
 import { ROUTES } from '../../config.ts';
@@ -65,10 +66,14 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
       {
         onSuccess: ({ data }) => {
           const saved = data as unknown as TChannelConnection;
-          notification[saved.status === 'connected' ? 'success' : 'warning']({
+          // A Slack app saved without a bot token is not tested: "Add to Slack" gets the token.
+          const awaitsInstall = saved.status === 'disconnected' && !saved.last_error;
+          notification[saved.status === 'connected' || awaitsInstall ? 'success' : 'warning']({
             key: `ccp:connection-${row.channel}`,
             message: t(
-              `channel-connections.notifications.${saved.status === 'connected' ? 'connected' : 'failed'}`,
+              awaitsInstall
+                ? 'channel-connections.awaitingInstall'
+                : `channel-connections.notifications.${saved.status === 'connected' ? 'connected' : 'failed'}`,
             ),
           });
           form.resetFields(fields.filter((field) => field.secret).map((field) => field.key));
@@ -263,6 +268,31 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
   );
 };
 
+/** What "Add to Slack" came back with: Slack's redirect lands here with the outcome. */
+const SlackInstallOutcome = () => {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  if (params.get('connected') === 'slack') {
+    return (
+      <Alert type="success" showIcon message={t('channel-connections.slackInstall.connected')} />
+    );
+  }
+  if (params.get('slack_install') !== 'failed') return null;
+  const reason = params.get('reason') ?? '';
+  return (
+    <Alert
+      type="error"
+      showIcon
+      role="alert"
+      message={
+        reason === 'state_invalid'
+          ? t('validation.slackInstallStateInvalid')
+          : t('channel-connections.slackInstall.failed', { reason })
+      }
+    />
+  );
+};
+
 /** /channels: each chat provider's connection; administrators connect and test, others see status. */
 export const ChannelConnectionList = () => {
   const { t } = useTranslation();
@@ -284,6 +314,7 @@ export const ChannelConnectionList = () => {
         }
         back={{ to: ROUTES.dashboard, label: t('layout.nav.home') }}
       />
+      <SlackInstallOutcome />
       <div className="channel-connection-grid">
         {rows.map((row) => (
           <ChannelCard key={row.channel} row={row} onSaved={() => void query.refetch()} />

@@ -1,5 +1,6 @@
 import type { ErrorCode as SlackErrorCode, WebAPICallError, WebClient } from '@slack/web-api';
 
+import { commonJsExports } from '../../../lib/commonjs.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
 import { renderSlack } from './render.ts';
@@ -46,7 +47,7 @@ export const slackClient = async (
   settings: ChannelSettings['slack'],
   token: string | undefined,
 ): Promise<WebClient> => {
-  const { WebClient: Client } = await import('@slack/web-api');
+  const { WebClient: Client } = commonJsExports(await import('@slack/web-api'));
   return new Client(token, {
     slackApiUrl: settings.apiUrl,
     retryConfig: { retries: 0 },

@@ -11,13 +11,15 @@ import {
   connectionInputSchema,
 } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
+import type { WebClient } from '@slack/web-api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-import { slackClient } from '../../../delivery/channels/slack/client.ts';
+import { classifySlackError, slackClient } from '../../../delivery/channels/slack/client.ts';
 import { createConnectors } from '../../../delivery/connected-adapters.ts';
 import { errorText } from '../../../delivery/connector.ts';
+import type { Connection } from '../../../delivery/connector.ts';
 import {
   deleteConnection,
   listConnections,
@@ -65,6 +67,9 @@ const testConnection = async (app: FastifyInstance, companyUuid: string, channel
   }
 };
 
+const awaitsSlackInstall = (connection: Connection | null) =>
+  connection?.channel === 'slack' && !connection.secrets.bot_token;
+
 const connectionOf = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
   const all = await listConnections(app, companyUuid, { full: true, available: availableOf(app) });
   return all.find((item) => item.channel === channel)!;
@@ -78,7 +83,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: TAGS,
         summary: 'The company’s five channels: connected or not, and the last error',
         description:
-          'Administrators also see the provider ids and which secrets are stored (never their values); others the status only. A channel without a connection records its lessons in the outbox only.',
+          'Administrators also see the provider ids and which secrets are stored (never their values); others the status only. Nothing is sent on a channel without a working connection: its lessons fail with the reason `channel_not_connected` (or `channel_connection_error`).',
         response: { 200: ZChannelConnectionsResponseSchema },
       },
     },
@@ -141,7 +146,11 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         secrets,
         userUuid: user.uuid,
       });
-      await testConnection(app, user.company_uuid, channel);
+      // A Slack app saved with its client id and secret but no bot token waits for "Add to
+      // Slack", which gets the token by OAuth and tests it then.
+      if (!awaitsSlackInstall(await loadConnection(app, user.company_uuid, channel))) {
+        await testConnection(app, user.company_uuid, channel);
+      }
       return { data: await connectionOf(app, user.company_uuid, channel) };
     },
   );
@@ -170,7 +179,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: TAGS,
         summary:
-          'Disconnect a provider (administrators): its lessons are recorded in the outbox again',
+          'Disconnect a provider (administrators): nothing is sent on the channel until it is connected again',
         params: ZChannelParamsSchema,
         response: { 200: ZChannelConnectionResponseSchema },
       },
@@ -205,7 +214,13 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!connection || !clientId || !connection.secrets.client_secret) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallNeedsClient);
       }
-      const state = signState(app, { company: user.company_uuid, at: app.clock.now().getTime() });
+      // The redirect URI travels in the signed state: Slack's token exchange must name the same
+      // one the authorize URL carried, else it answers bad_redirect_uri (oauth.v2.access).
+      const state = signState(app, {
+        company: user.company_uuid,
+        at: app.clock.now().getTime(),
+        redirect: request.body.redirect_uri,
+      });
       const url = new URL(app.channelSettings.slack.authorizeUrl);
       url.searchParams.set('client_id', clientId);
       url.searchParams.set('scope', SLACK_SCOPES.join(','));
@@ -222,27 +237,47 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['webhooks'],
         summary: 'Slack OAuth v2 redirect: exchanges the code for the bot token',
-        querystring: z.object({ code: z.string().max(500), state: z.string().max(2000) }),
+        // Slack sends `code`, or `error` (access_denied) when the administrator cancels.
+        querystring: z.object({
+          code: z.string().max(500).optional(),
+          error: z.string().max(200).optional(),
+          state: z.string().max(2000),
+        }),
+        'x-redirect':
+          'Back to the Channels page: `?connected=slack`, or `?slack_install=failed&reason=<Slack’s code>`',
       },
     },
     async (request, reply) => {
+      const failed = (reason: string) =>
+        reply.redirect(`/channels?slack_install=failed&reason=${encodeURIComponent(reason)}`);
       const claims = openState(app, request.query.state);
-      if (!claims) throw new AppError('UNAUTHENTICATED', MESSAGES.slackInstallStateInvalid);
+      if (!claims) return failed('state_invalid');
+      if (request.query.error !== undefined || request.query.code === undefined) {
+        return failed(request.query.error ?? 'no_code');
+      }
       const connection = await loadConnection(app, claims.company, 'slack');
       const clientId = connection?.providerIds.client_id;
       const clientSecret = connection?.secrets.client_secret;
       if (!connection || !clientId || !clientSecret) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallNeedsClient);
       }
-      const access = await (
-        await slackClient(app.channelSettings.slack, undefined)
-      ).oauth.v2.access({
-        client_id: clientId,
-        client_secret: clientSecret,
-        code: request.query.code,
-      });
-      if (!access.access_token)
-        throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallStateInvalid);
+      // The administrator is in a browser here: a refusal goes back to the Channels page, which
+      // says what Slack answered, never a bare error document.
+      let access: Awaited<ReturnType<WebClient['oauth']['v2']['access']>>;
+      try {
+        access = await (
+          await slackClient(app.channelSettings.slack, undefined)
+        ).oauth.v2.access({
+          client_id: clientId,
+          client_secret: clientSecret,
+          code: request.query.code,
+          redirect_uri: claims.redirect,
+        });
+      } catch (error) {
+        request.log.warn({ err: error }, 'Add to Slack: the token exchange failed');
+        return failed(classifySlackError(error).code);
+      }
+      if (!access.access_token) return failed('no_token');
       await saveConnection(app, {
         companyUuid: claims.company,
         channel: 'slack',
@@ -258,7 +293,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
 // --- The OAuth state: company and time, HMAC-signed with a key derived from CCP_SECRETS_KEY ---
 
-type StateClaims = { company: string; at: number };
+type StateClaims = { company: string; at: number; redirect: string };
 
 const stateMac = (app: FastifyInstance, body: string) =>
   app.secretBox?.mac('slack-oauth-state', body) ?? '';
@@ -277,7 +312,12 @@ const openState = (app: FastifyInstance, state: string): StateClaims | null => {
   try {
     const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StateClaims;
     const age = app.clock.now().getTime() - claims.at;
-    return typeof claims.company === 'string' && age >= 0 && age <= STATE_TTL_MS ? claims : null;
+    return typeof claims.company === 'string' &&
+      typeof claims.redirect === 'string' &&
+      age >= 0 &&
+      age <= STATE_TTL_MS
+      ? claims
+      : null;
   } catch {
     return null;
   }
