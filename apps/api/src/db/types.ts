@@ -201,6 +201,7 @@ export type Database = {
   audit_log: AuditLogTable;
   channel_connections: ChannelConnectionsTable;
   learner_channel_identities: LearnerChannelIdentitiesTable;
+  teams_conversation_references: TeamsConversationReferencesTable;
   channel_inbound_messages: ChannelInboundMessagesTable;
 };
 
@@ -286,6 +287,18 @@ export type LearnerChannelIdentitiesTable = {
   created_at: Timestamp;
   updated_at: Timestamp;
 };
+/** A Teams user's personal conversation with the app (0027), kept before any learner matches. */
+export type TeamsConversationReferencesTable = {
+  company_uuid: string;
+  provider_user_id: string;
+  aad_object_id: string | null;
+  email: string | null;
+  service_url: string;
+  conversation_id: string;
+  tenant_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
 export type ChannelInboundMessagesTable = {
   channel: string;
   provider_message_id: string;
@@ -311,6 +324,8 @@ export type EnrollmentsTable = {
   updated_at: Timestamp;
   /** When the opt-in invitation was sent (0005); null when none was needed or not yet sent. */
   invitation_sent_at?: Timestamp | null;
+  /** An invitation that could not go out is tried again from then (0027); null: at once. */
+  invitation_retry_at?: Timestamp | null;
 };
 export type LessonDeliveriesTable = {
   uuid: string;

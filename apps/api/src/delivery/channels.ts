@@ -147,7 +147,14 @@ export const realSleep: Sleep = (ms) =>
 
 export type SendOutcome =
   | { ok: true; providerMessageId: string; records: CompiledQuery[]; attempts: number }
-  | { ok: false; error: string; attempts: number; kind: ErrorVerdict['kind'] };
+  | {
+      ok: false;
+      error: string;
+      attempts: number;
+      kind: ErrorVerdict['kind'];
+      /** The verdict's reason (`not_installed`, `rate_limited`…). */
+      code: string;
+    };
 
 // A provider asking for a longer pause than this is not waited for within a tick.
 const MAX_RETRY_AFTER_MS = 60_000;
@@ -161,8 +168,8 @@ const verdictOf = (adapter: ChannelAdapter, error: unknown): ErrorVerdict => {
  * Sends through an adapter. A failure the provider refused before doing anything is retried up
  * to `adapter.maxRetries` times after `baseDelayMs`, then twice that... (exponential backoff); a
  * rate limit waits the provider's Retry-After; a permanent failure, a closed window or a send
- * that may have gone out (a timeout) is not retried. A rate limit without Retry-After backs off
- * like a refusal.
+ * that may have gone out (a timeout) is not retried. A failure without Retry-After backs off
+ * exponentially.
  */
 export const sendWithRetries = async (
   adapter: ChannelAdapter,
@@ -176,12 +183,16 @@ export const sendWithRetries = async (
     } catch (error) {
       const verdict = verdictOf(adapter, error);
       const retriable = verdict.kind === 'retry' || verdict.kind === 'rate_limited';
-      const wait =
-        verdict.kind === 'rate_limited' && verdict.retryAfterMs !== undefined
-          ? verdict.retryAfterMs
-          : baseDelayMs * 2 ** attempt;
+      // A provider's Retry-After is waited whatever the failure (Teams sends one with a 503 too).
+      const wait = verdict.retryAfterMs ?? baseDelayMs * 2 ** attempt;
       if (!retriable || attempt >= adapter.maxRetries || wait > MAX_RETRY_AFTER_MS) {
-        return { ok: false, error: errorText(error), attempts: attempt + 1, kind: verdict.kind };
+        return {
+          ok: false,
+          error: errorText(error),
+          attempts: attempt + 1,
+          kind: verdict.kind,
+          code: verdict.code,
+        };
       }
       await sleep(wait);
     }

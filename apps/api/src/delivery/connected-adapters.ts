@@ -38,11 +38,13 @@ export type ConnectorDeps = {
 export const createConnectors = (
   settings: ChannelSettings,
   clock: Clock = systemClock,
+  db?: Db,
 ): Partial<Record<TChannelKey, Connector>> => ({
   slack: createSlackConnector(settings.slack),
   webex: createWebexConnector(settings.webex),
   whatsapp: createWhatsAppConnector(settings.whatsapp, clock),
-  'ms-teams': createTeamsConnector(settings.teams),
+  // Teams finds a learner among the conversations its webhook kept.
+  'ms-teams': createTeamsConnector(settings.teams, { db }),
   'google-chat': createGoogleChatConnector(settings.googleChat),
 });
 
@@ -140,7 +142,7 @@ const connectedAdapter = (
 /** Every channel's adapter: its connector where there is one, the outbox otherwise. */
 export const createConnectedAdapters = (deps: ConnectorDeps): ChannelAdapters => {
   const outbox = createOutboxAdapters(deps);
-  const connectors = createConnectors(deps.channelSettings, deps.clock);
+  const connectors = createConnectors(deps.channelSettings, deps.clock, deps.db);
   return Object.fromEntries(
     CHANNEL_KEYS.map((key) => {
       const connector = connectors[key];

@@ -431,6 +431,7 @@ const planCourse = async (
           invited_at: nowIso,
           enrolled_at: optIn ? null : nowIso,
           invitation_sent_at: null,
+          invitation_retry_at: null,
           updated_at: nowIso,
         })
         .where('uuid', 'in', part)

@@ -17,7 +17,7 @@ import {
   writeRecords,
 } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, ChannelMessage, Sleep } from './channels.ts';
-import type { KnownIdentity } from './connector.ts';
+import type { KnownIdentity, SendErrorKind } from './connector.ts';
 import {
   dropInvited,
   enrolmentCloseAt,
@@ -323,6 +323,32 @@ const closeEnrolments = async ({ app, now, nowIso }: TickContext): Promise<numbe
   return dropped;
 };
 
+// An invitation the provider refused for good (the learner not on it yet: a Teams app not
+// installed) is tried again after this long, or as soon as the learner turns up (Teams
+// references.ts); one refused for now (throttled, unavailable) at the next tick.
+const INVITATION_RETRY_MS = 60 * 60 * 1000;
+
+/**
+ * An invitation that did not go out is not marked sent: its claim is released for a later tick.
+ * One that may have gone out (a timeout after sending) stays claimed, never sent twice.
+ */
+const releaseInvitation = async (
+  { app, now, nowIso }: TickContext,
+  enrolmentUuid: string,
+  kind: SendErrorKind,
+) => {
+  if (kind === 'unknown_outcome') return;
+  const transient = kind === 'retry' || kind === 'rate_limited';
+  const retryAt = transient ? nowIso : new Date(now.getTime() + INVITATION_RETRY_MS).toISOString();
+  await app.db
+    .updateTable('enrollments')
+    .set({ invitation_sent_at: null, invitation_retry_at: retryAt, updated_at: nowIso })
+    .where('uuid', '=', enrolmentUuid)
+    .where('status', '=', 'invited')
+    .where('invitation_sent_at', '=', nowIso)
+    .execute();
+};
+
 /** The GDPR opt-in question, once per invited learner, on the learner's channel. */
 const sendInvitations = async (ctx: TickContext): Promise<number> => {
   const { app, nowIso } = ctx;
@@ -347,6 +373,10 @@ const sendInvitations = async (ctx: TickContext): Promise<number> => {
       ])
       .where('e.status', '=', 'invited')
       .where('e.invitation_sent_at', 'is', null)
+      .where((eb) =>
+        // Strictly before now: one released in this tick waits for the next (no loop within a tick).
+        eb.or([eb('e.invitation_retry_at', 'is', null), eb('e.invitation_retry_at', '<', nowIso)]),
+      )
       .where('l.deleted_at', 'is', null)
       .where('c.status', 'in', LIVE_COURSE_STATUSES)
       .where('c.deleted_at', 'is', null)
@@ -385,7 +415,11 @@ const sendInvitations = async (ctx: TickContext): Promise<number> => {
         totalDays: plan.days.length,
       });
       if (!outcome.ok) {
-        app.log.warn({ enrolment: row.uuid, error: outcome.error }, 'invitation not sent');
+        app.log.warn(
+          { enrolment: row.uuid, error: outcome.error, code: outcome.code },
+          'invitation not sent',
+        );
+        await releaseInvitation(ctx, row.uuid, outcome.kind);
         return;
       }
       await writeRecords(app.db, outcome.records);
