@@ -347,7 +347,13 @@ describe('adapter pacing and retries', () => {
       baseDelayMs: 10,
       sleep: async (ms) => void delays.push(ms),
     });
-    expect(outcome).toEqual({ ok: false, error: '429 (5)', attempts: 5, kind: 'retry' });
+    expect(outcome).toEqual({
+      ok: false,
+      error: '429 (5)',
+      attempts: 5,
+      kind: 'retry',
+      code: 'error',
+    });
     expect(delays).toEqual([10, 20, 40, 80]);
   });
 });
