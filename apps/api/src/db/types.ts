@@ -201,6 +201,7 @@ export type Database = {
   audit_log: AuditLogTable;
   channel_connections: ChannelConnectionsTable;
   learner_channel_identities: LearnerChannelIdentitiesTable;
+  teams_conversation_references: TeamsConversationReferencesTable;
   channel_inbound_messages: ChannelInboundMessagesTable;
 };
 
@@ -283,6 +284,18 @@ export type LearnerChannelIdentitiesTable = {
   provider_user_id: string;
   conversation_id: string | null;
   last_inbound_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+/** A Teams user's personal conversation with the app (0027), kept before any learner matches. */
+export type TeamsConversationReferencesTable = {
+  company_uuid: string;
+  provider_user_id: string;
+  aad_object_id: string | null;
+  email: string | null;
+  service_url: string;
+  conversation_id: string;
+  tenant_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

@@ -169,9 +169,10 @@ const verdictOf = (adapter: ChannelAdapter, error: unknown): ErrorVerdict => {
 /**
  * Sends through an adapter. A failure the provider refused before doing anything is retried up
  * to `adapter.maxRetries` times after `baseDelayMs`, then twice that... (exponential backoff); a
- * rate limit waits the provider's Retry-After when it is short, and is handed back to be tried at
- * a later tick when it is long; a permanent failure, a closed window or a send that may have gone
- * out (a timeout) is not retried. A rate limit without Retry-After backs off like a refusal.
+ * provider's Retry-After (with any failure) is waited when it is short, and the item is handed
+ * back to be tried at a later tick when it is long; a permanent failure, a closed window or a send
+ * that may have gone out (a timeout) is not retried. A failure without Retry-After backs off
+ * exponentially.
  */
 export const sendWithRetries = async (
   adapter: ChannelAdapter,
@@ -193,11 +194,9 @@ export const sendWithRetries = async (
       });
       const retriable = verdict.kind === 'retry' || verdict.kind === 'rate_limited';
       if (!retriable) return failed();
-      const wait =
-        verdict.kind === 'rate_limited' && verdict.retryAfterMs !== undefined
-          ? verdict.retryAfterMs
-          : baseDelayMs * 2 ** attempt;
-      if (verdict.kind === 'rate_limited' && wait > MAX_INLINE_WAIT_MS) return failed(wait);
+      // A provider's Retry-After is waited whatever the failure (Teams sends one with a 503 too).
+      const wait = verdict.retryAfterMs ?? baseDelayMs * 2 ** attempt;
+      if (verdict.retryAfterMs !== undefined && wait > MAX_INLINE_WAIT_MS) return failed(wait);
       if (attempt >= adapter.maxRetries) {
         return verdict.kind === 'rate_limited' ? failed(Math.max(wait, 1000)) : failed();
       }

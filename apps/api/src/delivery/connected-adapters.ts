@@ -39,11 +39,13 @@ export type ConnectorDeps = {
 export const createConnectors = (
   settings: ChannelSettings,
   clock: Clock = systemClock,
+  db?: Db,
 ): Record<TChannelKey, Connector> => ({
   slack: createSlackConnector(settings.slack),
   webex: createWebexConnector(settings.webex),
   whatsapp: createWhatsAppConnector(settings.whatsapp, clock),
-  'ms-teams': createTeamsConnector(settings.teams),
+  // Teams finds a learner among the conversations its webhook kept.
+  'ms-teams': createTeamsConnector(settings.teams, { db }),
   'google-chat': createGoogleChatConnector(settings.googleChat),
 });
 
@@ -144,7 +146,7 @@ const connectedAdapter = (deps: ConnectorDeps, connector: Connector): ChannelAda
 
 /** Every channel's adapter: its provider's connector. */
 export const createConnectedAdapters = (deps: ConnectorDeps): ChannelAdapters => {
-  const connectors = createConnectors(deps.channelSettings, deps.clock);
+  const connectors = createConnectors(deps.channelSettings, deps.clock, deps.db);
   return Object.fromEntries(
     CHANNEL_KEYS.map((key) => [key, connectedAdapter(deps, connectors[key])]),
   ) as ChannelAdapters;

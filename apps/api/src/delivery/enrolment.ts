@@ -431,6 +431,11 @@ const planCourse = async (
           invited_at: nowIso,
           enrolled_at: optIn ? null : nowIso,
           invitation_sent_at: null,
+          invitation_retry_at: null,
+          invitation_failure_code: null,
+          invitation_failure_detail: null,
+          invitation_failed_at: null,
+          invitation_attempts: 0,
           updated_at: nowIso,
         })
         .where('uuid', 'in', part)

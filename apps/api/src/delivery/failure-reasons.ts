@@ -43,15 +43,10 @@ const PROVIDER_CODES: Record<TChannelKey, Readonly<Record<string, TDeliveryFailu
   },
   // https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-api-reference#error-codes
   'ms-teams': {
-    ConversationNotFound: 'app_not_installed',
-    BotNotInConversationRoster: 'app_not_installed',
-    BotDisabledByAdmin: 'app_not_installed',
     not_installed: 'app_not_installed',
-    not_personal_conversation: 'app_not_installed',
-    Unauthorized: 'auth_failed',
-    Forbidden: 'auth_failed',
-    BadArgument: 'message_rejected',
-    MessageSizeTooBig: 'message_rejected',
+    conversation_not_found: 'app_not_installed',
+    unauthorized: 'auth_failed',
+    rejected: 'message_rejected',
   },
   // https://developers.google.com/workspace/chat/api/reference/rest (google.rpc.Code names)
   'google-chat': {

@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { TEAMS_LEGACY_TENANT, teamsTokenUrl } from '../../src/delivery/channels/teams/client.ts';
+import { ProviderHttpError } from '../../src/delivery/channels/http.ts';
+import {
+  TEAMS_LEGACY_TENANT,
+  TeamsNotInstalledError,
+  classifyTeamsError,
+  teamsTokenUrl,
+} from '../../src/delivery/channels/teams/client.ts';
 import { renderTeamsActivity } from '../../src/delivery/channels/teams/render.ts';
-import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
+import { DAY1, DAY2, START, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
 import { adaptiveCardProblems } from '../fakes/adaptive-cards.ts';
 import { startFakeTeams } from '../fakes/teams.ts';
 
@@ -130,6 +136,195 @@ describe('Teams delivery', async () => {
       (activity) => activity.conversationId === install.member.conversationId,
     );
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe('Teams: personal conversations only, kept from any event, whatever the order', async () => {
+  // Each rule below is Microsoft's (the fake cites the pages): a lesson goes only to the
+  // learner's personal conversation; its reference comes from the install, from
+  // installationUpdate or from any personal message; it is kept until a learner has its e-mail.
+  const fake = await startFakeTeams();
+  afterAll(() => fake.close());
+  const {
+    app,
+    connect,
+    webhook: post,
+    enrol,
+    tickAt,
+    deliveriesOfDay,
+  } = await channelWorld('ms-teams', {
+    teams: { tokenUrl: fake.tokenUrl, openIdMetadataUrl: fake.openIdMetadataUrl },
+  });
+  const now = () => app.testClock.now();
+  /** The statuses of a course's lessons of a day (one learner each here). */
+  const statusOf = async (course: string, day = 1) =>
+    (await deliveriesOfDay(course, day)).map((row) => row.status);
+  const identityOf = (learnerUuid: string) =>
+    app.db
+      .selectFrom('learner_channel_identities')
+      .select(['provider_user_id', 'conversation_id'])
+      .where('learner_uuid', '=', learnerUuid)
+      .where('channel', '=', 'ms-teams')
+      .executeTakeFirst();
+  const enrolmentOf = (course: string) =>
+    app.db
+      .selectFrom('enrollments')
+      .select(['status', 'invitation_sent_at'])
+      .where('course_uuid', '=', course)
+      .executeTakeFirstOrThrow();
+  const at = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString();
+
+  it('connects', async () => {
+    const saved = await connect({
+      tenant_id: fake.tenantId,
+      app_id: fake.appId,
+      app_password: fake.appPassword,
+    });
+    expect(saved.json.data).toMatchObject({ status: 'connected' });
+  });
+
+  it('never sends a learner’s lesson into a team channel they joined (privacy)', async () => {
+    const { course, learners } = await enrol([{}]);
+    const joined = fake.joinTeam(learners[0]!.email!, now());
+    expect(joined.member.conversationId).toMatch(/@thread\.tacv2$/);
+    expect((await post(joined.request)).json).toEqual({ status: 'ignored' });
+    expect(await identityOf(learners[0]!.uuid)).toBeUndefined();
+    // No personal conversation is known: the lesson fails rather than reach the whole team.
+    await tickAt(DAY1);
+    expect(await statusOf(course)).toEqual(['failed']);
+    expect(fake.sentTo(joined.member.conversationId)).toEqual([]);
+  });
+
+  it('reaches a learner whose install event was lost once they write to the bot', async () => {
+    const { course, learners } = await enrol([{}]);
+    const member = fake.personal(learners[0]!.email!);
+    expect((await post(fake.message(member, 'hello', { now: now() }))).statusCode).toBe(200);
+    expect(await identityOf(learners[0]!.uuid)).toMatchObject({ provider_user_id: member.id });
+    await tickAt(DAY1);
+    expect(await statusOf(course)).toEqual(['sent']);
+    expect(fake.sentTo(member.conversationId)).toHaveLength(1);
+  });
+
+  it('reaches a learner from installationUpdate (add); after a removal nothing is posted', async () => {
+    const { course, learners } = await enrol([{}]);
+    const member = fake.personal(learners[0]!.email!);
+    expect((await post(fake.installationUpdate(member, 'add', now()))).json).toEqual({
+      status: 'installed',
+    });
+    await tickAt(DAY1);
+    expect(await statusOf(course)).toEqual(['sent']);
+    expect(fake.sentTo(member.conversationId)).toHaveLength(1);
+
+    expect((await post(fake.installationUpdate(member, 'remove', now()))).json).toEqual({
+      status: 'uninstalled',
+    });
+    expect(await identityOf(learners[0]!.uuid)).toBeUndefined();
+    await tickAt(DAY2);
+    expect(await statusOf(course, 2)).toEqual(['failed']);
+    expect(fake.sentTo(member.conversationId)).toHaveLength(1);
+  });
+
+  it('keeps an install that came before the learner was imported, and reaches them', async () => {
+    const email = `early-${randomUUID()}@example.com`;
+    const install = fake.install(email, now());
+    expect((await post(install.request)).json).toEqual({ status: 'installed' });
+    const { course, learners } = await enrol([{ email }]);
+    await tickAt(DAY1);
+    expect(await statusOf(course)).toEqual(['sent']);
+    expect(fake.sentTo(install.member.conversationId)).toHaveLength(1);
+    expect(await identityOf(learners[0]!.uuid)).toMatchObject({
+      provider_user_id: install.member.id,
+    });
+  });
+
+  it('does not mark an invitation sent before the app is installed; it goes once the learner installs', async () => {
+    const { course, learners } = await enrol([{}], {
+      distribution: { disabled_enrolment_opt_in: false },
+    });
+    expect(await tickAt(at(1))).toMatchObject({ invitations: 0 });
+    expect(await enrolmentOf(course)).toEqual({ status: 'invited', invitation_sent_at: null });
+    // Not tried again every tick while nothing changed.
+    expect(await tickAt(at(2))).toMatchObject({ invitations: 0 });
+
+    const install = fake.install(learners[0]!.email!, now());
+    expect((await post(install.request)).json).toEqual({ status: 'installed' });
+    expect(await tickAt(at(3))).toMatchObject({ invitations: 1 });
+    const [invitation] = fake.sentTo(install.member.conversationId);
+    expect(invitation).toBeDefined();
+    const join = await post(fake.submit(invitation!, {}, { from: install.member.id, now: now() }));
+    expect(join.json).toEqual({ status: 'recorded' });
+    expect(await enrolmentOf(course)).toMatchObject({ status: 'enrolled' });
+  });
+
+  it('retries 412, 502 and 504 with backoff (Retry-After where given) and sends once', async () => {
+    const cases: [status: number, retryAfter: number | null, wait: number][] = [
+      [412, null, 1],
+      [502, null, 1],
+      [504, 3, 3000],
+      [503, null, 1],
+    ];
+    for (const [status, retryAfter, wait] of cases) {
+      const { course, learners } = await enrol([{}]);
+      const install = fake.install(learners[0]!.email!, now());
+      await post(install.request);
+      fake.failNext(status, 1, retryAfter);
+      const waits: number[] = [];
+      await tickAt(DAY1, { sleep: async (ms) => void waits.push(ms) });
+      expect({ status, lessons: await statusOf(course), waits }).toEqual({
+        status,
+        lessons: ['sent'],
+        waits: [wait],
+      });
+      expect(fake.sentTo(install.member.conversationId)).toHaveLength(1);
+    }
+  });
+
+  it('refuses (401) an activity signed by a key not endorsed for msteams, and records nothing', async () => {
+    const { course, learners } = await enrol([{}]);
+    const install = fake.install(learners[0]!.email!, now());
+    await post(install.request);
+    await tickAt(DAY1);
+    const [sent] = fake.sentTo(install.member.conversationId);
+    const answer = (options: { webChatKey?: boolean }) =>
+      post(
+        fake.submit(sent!, { answer: '0' }, { from: install.member.id, now: now(), ...options }),
+      );
+    expect((await answer({ webChatKey: true })).statusCode).toBe(401);
+    const other = fake.personal(`other-${randomUUID()}@example.com`);
+    expect(
+      (await post(fake.message(other, 'hello', { now: now(), webChatKey: true }))).statusCode,
+    ).toBe(401);
+    const [day1] = await app.db
+      .selectFrom('lesson_deliveries')
+      .select('answered_at')
+      .where('course_uuid', '=', course)
+      .execute();
+    expect(day1?.answered_at).toBeNull();
+    expect((await answer({})).json).toEqual({ status: 'recorded' });
+  });
+});
+
+describe('Teams failure reasons', () => {
+  const failure = (status: number, retryAfter: string | null = null) =>
+    classifyTeamsError(new ProviderHttpError(status, `http_${status}`, 'x', retryAfter, null));
+
+  it('names each failure as a trainer can be told, and retries what Microsoft says to retry', () => {
+    expect(classifyTeamsError(new TeamsNotInstalledError('no'))).toEqual({
+      kind: 'permanent',
+      code: 'not_installed',
+    });
+    expect(failure(429, '2')).toEqual({
+      kind: 'rate_limited',
+      code: 'rate_limited',
+      retryAfterMs: 2000,
+    });
+    for (const status of [412, 500, 502, 503, 504]) {
+      expect(failure(status)).toEqual({ kind: 'retry', code: 'provider_unavailable' });
+    }
+    // A removed or blocked app: Teams answers 403 to the bot's posts.
+    expect(failure(403)).toEqual({ kind: 'permanent', code: 'not_installed' });
+    expect(failure(401)).toEqual({ kind: 'permanent', code: 'unauthorized' });
+    expect(failure(400)).toEqual({ kind: 'permanent', code: 'rejected' });
   });
 });
 

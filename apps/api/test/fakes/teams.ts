@@ -1,15 +1,31 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 
 import { adaptiveCardProblems } from './adaptive-cards.ts';
 import { listen, sendJson } from './http.ts';
 
-// A fake Bot Framework on 127.0.0.1: the token endpoint (client credentials for the app id and
-// password), the Bot Connector's OpenID metadata and JWKS, and a Teams service URL taking
-// activities (Adaptive Cards parsed at 1.5 with at most six actions, as Teams shows) and
-// answering members with their e-mail. Activities to the bot come signed as the Bot Connector
-// signs them: RS256 JWT, issuer https://api.botframework.com, audience the app id, serviceurl.
+// A fake Bot Framework on 127.0.0.1, written from Microsoft's documentation:
+// - the token endpoint (client credentials for the app id and password, per tenant);
+// - the Bot Connector's OpenID metadata and JWKS, each key with its `endorsements`
+//   (https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-authentication,
+//   "Step 3: Get the list of valid signing keys"): one key endorsed for msteams, one only for
+//   webchat/directline, so a bot that skips the endorsement check is caught;
+// - a Teams service URL (Bot Connector REST,
+//   https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-api-reference):
+//   POST /v3/conversations/{id}/activities into a known conversation (Adaptive Cards parsed at
+//   1.5 with at most six actions, as Teams shows), GET /v3/conversations/{id}/members/{id} of
+//   a member of that conversation (with e-mail, UPN and AAD object id, as Teams answers);
+// - what Teams posts to the bot, signed as the Bot Connector signs it (RS256, issuer
+//   https://api.botframework.com, audience the app id, `serviceurl` claim, kid of the key):
+//   conversationUpdate (personal install, or a member added to a team whose channel has the
+//   app), installationUpdate (add / remove), a personal message, a card submit — shaped as the
+//   JSON examples of
+//   https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/conversations/subscribe-to-conversation-events;
+// - throttling and failures as
+//   https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/rate-limit describes
+//   (429 with Retry-After; 412, 502, 504 to be retried), and the 403 a removed app gets
+//   (send-proactive-messages, "Understand who blocked, muted, or uninstalled a bot").
 
 export type TeamsActivitySent = {
   id: string;
@@ -17,23 +33,35 @@ export type TeamsActivitySent = {
   attachments: { contentType: string; content: Record<string, any> }[];
 };
 
+type ConversationType = 'personal' | 'channel' | 'groupChat';
+type User = { id: string; aadObjectId: string; email: string; personalConversationId: string };
+type Conversation = { type: ConversationType; members: Set<string>; removed: boolean };
+
+export type TeamsMember = { id: string; conversationId: string };
+
 export const startFakeTeams = async ({
   appId = '8a1c4f1e-1f7e-4c1b-9d35-5f2f4b7f6a10',
   appPassword = 'teams-app-password',
   tenantId = '72f988bf-86f1-41af-91ab-2d7cd011db47',
 }: { appId?: string; appPassword?: string; tenantId?: string } = {}) => {
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
-  const kid = 'fake-bot-connector-key';
-  const jwk = { ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' };
+  const signingKey = async (kid: string, endorsements: string[]) => {
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    // Published as Microsoft publishes them: no `alg`, plus the Bot Framework's `endorsements`.
+    const jwk = { ...(await exportJWK(publicKey)), kid, use: 'sig', endorsements };
+    return { kid, privateKey, jwk };
+  };
+  const teamsKey = await signingKey('fake-bot-connector-key', ['msteams', 'skype']);
+  const webChatKey = await signingKey('fake-webchat-key', ['webchat', 'directline']);
   const accessToken = `teams-token-${randomUUID()}`;
   const botId = `28:${appId}`;
-  const members = new Map<string, { id: string; email: string; conversationId: string }>();
+  const users = new Map<string, User>();
+  const conversations = new Map<string, Conversation>();
   const activities: TeamsActivitySent[] = [];
   const refused: string[][] = [];
   /** The tenant of each token request (the path's first segment). */
   const tokenTenants: string[] = [];
   let base = '';
-  let rateLimited: { remaining: number; retryAfter: number } | null = null;
+  let failing: { status: number; remaining: number; retryAfter: number | null } | null = null;
 
   const listening = await listen((request, response, body) => {
     const url = new URL(request.url ?? '/', 'http://fake');
@@ -71,10 +99,11 @@ export const startFakeTeams = async ({
         issuer: 'https://api.botframework.com',
         jwks_uri: `${base}/v1/.well-known/keys`,
         id_token_signing_alg_values_supported: ['RS256'],
+        token_endpoint_auth_methods_supported: ['private_key_jwt'],
       });
     }
     if (request.method === 'GET' && path === '/v1/.well-known/keys') {
-      return sendJson(response, 200, { keys: [jwk] });
+      return sendJson(response, 200, { keys: [teamsKey.jwk, webChatKey.jwk] });
     }
     if (request.headers.authorization !== `Bearer ${accessToken}`) {
       return sendJson(response, 401, {
@@ -82,21 +111,36 @@ export const startFakeTeams = async ({
       });
     }
     const activity = path.match(/^\/teams\/v3\/conversations\/([^/]+)\/activities$/);
-    if (request.method === 'POST' && activity && rateLimited && rateLimited.remaining > 0) {
-      rateLimited.remaining -= 1;
+    if (request.method === 'POST' && activity && failing && failing.remaining > 0) {
+      failing.remaining -= 1;
       return sendJson(
         response,
-        429,
-        { error: { code: 'TooManyRequests', message: 'Too many requests.' } },
-        { 'retry-after': String(rateLimited.retryAfter) },
+        failing.status,
+        {
+          error: {
+            code: failing.status === 429 ? 'TooManyRequests' : 'ServiceError',
+            message: 'Try again.',
+          },
+        },
+        failing.retryAfter === null ? {} : { 'retry-after': String(failing.retryAfter) },
       );
     }
     if (request.method === 'POST' && activity) {
       const conversationId = decodeURIComponent(activity[1]!);
+      const conversation = conversations.get(conversationId);
+      if (conversation?.removed) {
+        // The app was removed or blocked: posting there answers 403 MessageWritesBlocked.
+        return sendJson(response, 403, {
+          errorCode: 209,
+          message: JSON.stringify({
+            subCode: 'MessageWritesBlocked',
+            details: 'Thread is blocked from message writes.',
+          }),
+        });
+      }
       const json = JSON.parse(body) as Record<string, any>;
       const problems: string[] = [];
-      if (![...members.values()].some((member) => member.conversationId === conversationId))
-        problems.push('unknown conversation');
+      if (!conversation) problems.push('unknown conversation');
       if (json.type !== 'message') problems.push(`type ${json.type}`);
       for (const attachment of (json.attachments ?? []) as {
         contentType: string;
@@ -120,12 +164,18 @@ export const startFakeTeams = async ({
     }
     const member = path.match(/^\/teams\/v3\/conversations\/([^/]+)\/members\/([^/]+)$/);
     if (request.method === 'GET' && member) {
-      const found = members.get(decodeURIComponent(member[2]!));
+      const conversation = conversations.get(decodeURIComponent(member[1]!));
+      const memberId = decodeURIComponent(member[2]!);
+      const found = conversation?.members.has(memberId) ? users.get(memberId) : undefined;
       return found
         ? sendJson(response, 200, {
             id: found.id,
+            name: found.email.split('@')[0],
+            aadObjectId: found.aadObjectId,
             email: found.email,
             userPrincipalName: found.email,
+            tenantId,
+            userRole: 'user',
           })
         : sendJson(response, 404, {
             error: { code: 'MemberNotFoundInConversation', message: 'no' },
@@ -138,35 +188,88 @@ export const startFakeTeams = async ({
   base = listening.baseUrl;
   const serviceUrl = `${base}/teams/`;
 
-  const sign = async (
-    {
-      now,
-      audience = appId,
-      claimServiceUrl = serviceUrl,
-    }: { now: Date; audience?: string; claimServiceUrl?: string },
-    key = privateKey,
-  ) =>
-    new SignJWT({ serviceurl: claimServiceUrl })
-      .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+  type SignOptions = {
+    now: Date;
+    audience?: string;
+    claimServiceUrl?: string;
+    /** A key not in the JWKS (forged). */
+    foreignKey?: boolean;
+    /** Signed with the JWKS key endorsed only for Web Chat. */
+    webChatKey?: boolean;
+  };
+
+  const sign = async ({
+    now,
+    audience = appId,
+    claimServiceUrl = serviceUrl,
+    foreignKey,
+    webChatKey: byWebChat,
+  }: SignOptions) => {
+    const signer = byWebChat ? webChatKey : teamsKey;
+    const key = foreignKey ? (await generateKeyPair('RS256')).privateKey : signer.privateKey;
+    return new SignJWT({ serviceurl: claimServiceUrl })
+      .setProtectedHeader({ alg: 'RS256', kid: signer.kid, typ: 'JWT' })
       .setIssuer('https://api.botframework.com')
       .setAudience(audience)
       .setIssuedAt(Math.floor(now.getTime() / 1000))
       .setNotBefore(Math.floor(now.getTime() / 1000) - 300)
       .setExpirationTime(Math.floor(now.getTime() / 1000) + 3600)
       .sign(key);
+  };
 
-  const signed = async (
-    activity: Record<string, unknown>,
-    options: { now: Date; audience?: string; claimServiceUrl?: string; foreignKey?: boolean },
-  ) => {
-    const key = options.foreignKey ? (await generateKeyPair('RS256')).privateKey : privateKey;
-    return {
-      body: JSON.stringify(activity),
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${await sign(options, key)}`,
-      },
+  const signed = async (activity: Record<string, unknown>, options: SignOptions) => ({
+    body: JSON.stringify(activity),
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${await sign(options)}`,
+    },
+  });
+
+  /** The user of `email` (created on first use, with their personal conversation with the bot). */
+  const userOf = (email: string): User => {
+    const existing = [...users.values()].find((user) => user.email === email);
+    if (existing) return existing;
+    const user = {
+      id: `29:${randomBytes(24).toString('base64url')}`,
+      aadObjectId: randomUUID(),
+      email,
+      personalConversationId: `a:${randomBytes(24).toString('base64url')}`,
     };
+    users.set(user.id, user);
+    conversations.set(user.personalConversationId, {
+      type: 'personal',
+      members: new Set([user.id]),
+      removed: false,
+    });
+    return user;
+  };
+
+  const conversationOf = (id: string) => {
+    const conversation = conversations.get(id);
+    if (!conversation) throw new Error(`no conversation ${id}`);
+    return {
+      id,
+      conversationType: conversation.type,
+      tenantId,
+      ...(conversation.type === 'personal' ? {} : { isGroup: true }),
+    };
+  };
+
+  const envelope = (type: string, user: User, conversationId: string) => ({
+    type,
+    id: `f:${randomUUID()}`,
+    timestamp: new Date().toISOString(),
+    channelId: 'msteams',
+    serviceUrl,
+    from: { id: user.id, aadObjectId: user.aadObjectId },
+    recipient: { id: botId, name: 'CCP' },
+    conversation: conversationOf(conversationId),
+    channelData: { tenant: { id: tenantId } },
+  });
+
+  const personal = (email: string): TeamsMember => {
+    const user = userOf(email);
+    return { id: user.id, conversationId: user.personalConversationId };
   };
 
   return {
@@ -180,58 +283,103 @@ export const startFakeTeams = async ({
     activities,
     refused,
     close: listening.close,
+    /** The activities posted into a conversation. */
+    sentTo: (conversationId: string) =>
+      activities.filter((sent) => sent.conversationId === conversationId),
     /** The next `count` activities answer HTTP 429 with Retry-After (the Bot Connector's throttle). */
     rateLimit: (count: number, retryAfterSeconds: number) => {
-      rateLimited = { remaining: count, retryAfter: retryAfterSeconds };
+      failing = { status: 429, remaining: count, retryAfter: retryAfterSeconds };
     },
-    /** `email` installs the app: the conversationUpdate the Bot Connector posts. */
+    /** The next `count` activities answer `status` (412, 502, 504…), with Retry-After if given. */
+    failNext: (status: number, count: number, retryAfterSeconds: number | null = null) => {
+      failing = { status, remaining: count, retryAfter: retryAfterSeconds };
+    },
+    /** `email`'s personal conversation with the bot, with no event sent (an event Teams lost). */
+    personal,
+    /** `email` installs the app for themselves: the conversationUpdate the Bot Connector posts. */
     install: (email: string, now: Date) => {
-      const id = `29:${randomUUID()}`;
-      const conversationId = `a:${randomUUID()}`;
-      members.set(id, { id, email, conversationId });
+      const user = userOf(email);
+      const member = { id: user.id, conversationId: user.personalConversationId };
       return {
-        member: { id, conversationId },
+        member,
         request: signed(
           {
-            type: 'conversationUpdate',
-            id: randomUUID(),
-            serviceUrl,
-            channelId: 'msteams',
-            from: { id },
-            recipient: { id: botId },
-            conversation: { id: conversationId, conversationType: 'personal' },
-            membersAdded: [{ id }, { id: botId }],
+            ...envelope('conversationUpdate', user, user.personalConversationId),
+            membersAdded: [{ id: user.id, aadObjectId: user.aadObjectId }, { id: botId }],
           },
           { now },
         ),
       };
     },
+    /**
+     * `email` joins a team whose General channel has the app: the conversationUpdate
+     * (teamMemberAdded) names the team's channel conversation, 19:…@thread.tacv2.
+     */
+    joinTeam: (email: string, now: Date) => {
+      const user = userOf(email);
+      const channelId = `19:${randomBytes(16).toString('hex')}@thread.tacv2`;
+      conversations.set(channelId, {
+        type: 'channel',
+        members: new Set([user.id]),
+        removed: false,
+      });
+      return {
+        member: { id: user.id, conversationId: channelId },
+        request: signed(
+          {
+            ...envelope('conversationUpdate', user, channelId),
+            membersAdded: [{ id: user.id, aadObjectId: user.aadObjectId }],
+            channelData: {
+              team: { id: channelId, name: 'Sales' },
+              eventType: 'teamMemberAdded',
+              tenant: { id: tenantId },
+            },
+          },
+          { now },
+        ),
+      };
+    },
+    /** The installationUpdate of `member`'s personal scope (add, remove, add-upgrade…). */
+    installationUpdate: (member: TeamsMember, action: string, now: Date) => {
+      const user = users.get(member.id)!;
+      const conversation = conversations.get(member.conversationId)!;
+      // After a removal Teams answers 403 to the bot's posts there; a new install opens it again.
+      conversation.removed = action.startsWith('remove');
+      return signed(
+        { ...envelope('installationUpdate', user, member.conversationId), action },
+        { now },
+      );
+    },
+    /** `member` writes `text` to the bot in their personal chat. */
+    message: (member: TeamsMember, text: string, options: SignOptions) =>
+      signed(
+        {
+          ...envelope('message', users.get(member.id)!, member.conversationId),
+          text,
+          textFormat: 'plain',
+        },
+        options,
+      ),
     /** `from` submits the card of `sent` with `inputs`: the message activity with its value. */
     submit: (
       sent: TeamsActivitySent,
       inputs: Record<string, unknown>,
-      options: {
-        from: string;
-        now: Date;
-        audience?: string;
-        claimServiceUrl?: string;
-        foreignKey?: boolean;
-        id?: string;
-      },
+      options: SignOptions & { from: string; id?: string },
     ) => {
       const card = sent.attachments[0]?.content;
       const submitAction = (
         card?.actions as { type: string; data?: Record<string, unknown> }[]
       ).find((action) => action.type === 'Action.Submit');
+      const user = users.get(options.from) ?? {
+        id: options.from,
+        aadObjectId: randomUUID(),
+        email: '',
+        personalConversationId: sent.conversationId,
+      };
       return signed(
         {
-          type: 'message',
-          id: options.id ?? randomUUID(),
-          serviceUrl,
-          channelId: 'msteams',
-          from: { id: options.from },
-          recipient: { id: botId },
-          conversation: { id: sent.conversationId },
+          ...envelope('message', user, sent.conversationId),
+          ...(options.id ? { id: options.id } : {}),
           value: { ...submitAction?.data, ...inputs },
         },
         options,

@@ -1,13 +1,16 @@
+import type { Db } from '../../../db/index.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection, Connector } from '../../connector.ts';
-import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
+import { retryAfterMs } from '../../connector.ts';
+import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
+import { ProviderHttpError, ProviderUnreachableError, callJson } from '../http.ts';
+import { teamsIdentityByEmail } from './references.ts';
 import { renderTeamsActivity } from './render.ts';
 
 // The Teams connector (Bot Framework REST, plain fetch): an app token by client credentials from
 // the token endpoint of the bot's tenant (CCP_TEAMS_TOKEN_URL with `{tenant}`), cached until
 // shortly before it expires;
-// a learner is the conversation reference saved when they installed the app (serviceUrl and
-// conversation id); a lesson is one activity POSTed to that conversation.
+// a learner is the personal conversation kept when they installed the app or wrote to it
+// (references.ts), found by their e-mail; a lesson is one activity POSTed to that conversation.
 
 // Bot Framework allows about 7 messages a second per conversation; one DM per learner, so the
 // connection is paced at a modest total.
@@ -65,21 +68,55 @@ export const createTokenSource = (settings: ChannelSettings['teams']) => {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
+/** No personal conversation with the learner is known: they have not installed the app. */
+export class TeamsNotInstalledError extends Error {}
+
+// https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/rate-limit: "In addition
+// to retrying error code 429, you must also retry error codes 412, 502, and 504", with
+// exponential backoff; other 5xx answers are the service failing, tried again the same way.
+const TRANSIENT_STATUSES = new Set([412, 502, 504]);
+
+/**
+ * What a Teams failure means, with a reason a trainer can be told: `not_installed` (no personal
+ * conversation, or Teams answers 403 because the app was removed or blocked: send-proactive-
+ * messages, "Understand who blocked, muted, or uninstalled a bot"), `rate_limited` (429, its
+ * Retry-After), `provider_unavailable` (412, 5xx: tried again with backoff), `unauthorized`
+ * (the app's credentials), `conversation_not_found`, `rejected` (another 4xx).
+ */
+export const classifyTeamsError = (error: unknown): ErrorVerdict => {
+  if (error instanceof TeamsNotInstalledError) return { kind: 'permanent', code: 'not_installed' };
+  if (error instanceof ProviderUnreachableError) return { kind: 'retry', code: 'unreachable' };
+  if (!(error instanceof ProviderHttpError)) return { kind: 'unknown_outcome', code: 'error' };
+  const wait = retryAfterMs(error.retryAfter);
+  const after = wait === undefined ? {} : { retryAfterMs: wait };
+  if (error.status === 429) return { kind: 'rate_limited', code: 'rate_limited', ...after };
+  if (TRANSIENT_STATUSES.has(error.status) || error.status >= 500)
+    return { kind: 'retry', code: 'provider_unavailable', ...after };
+  if (error.status === 403) return { kind: 'permanent', code: 'not_installed' };
+  if (error.status === 401) return { kind: 'permanent', code: 'unauthorized' };
+  if (error.status === 404) return { kind: 'permanent', code: 'conversation_not_found' };
+  return { kind: 'permanent', code: 'rejected' };
+};
+
 export const createTeamsConnector = (
   settings: ChannelSettings['teams'],
-  tokenOf = createTokenSource(settings),
+  {
+    tokenOf = createTokenSource(settings),
+    db,
+  }: { tokenOf?: (connection: Connection) => Promise<string>; db?: Db } = {},
 ): Connector => ({
   channel: 'ms-teams',
   ratePerSecond: TEAMS_MESSAGES_PER_SECOND,
-  // Reached only when no conversation reference was saved: the learner has not installed the app.
-  resolveIdentity: async (_connection, learner) => {
-    throw new ProviderHttpError(
-      404,
-      'app_not_installed',
-      `${learner.address} has not installed the Teams app`,
-      null,
-      null,
-    );
+  // Reached when the learner has no saved identity (or a changed e-mail): the conversation kept
+  // from their install or message, by e-mail, even when it came before the learner existed.
+  resolveIdentity: async (connection, learner) => {
+    const found = db
+      ? await teamsIdentityByEmail(db, connection.companyUuid, learner.address)
+      : null;
+    if (!found) {
+      throw new TeamsNotInstalledError(`${learner.address} has not installed the Teams app`);
+    }
+    return found;
   },
   send: async (connection, identity, message) => {
     const reference = JSON.parse(identity.conversationId ?? '{}') as ConversationReference;
@@ -98,7 +135,7 @@ export const createTeamsConnector = (
     const appId = connection.providerIds.app_id ?? '';
     return { providerKey: appId, providerIds: {} };
   },
-  classifyError: classifyHttpError,
+  classifyError: classifyTeamsError,
 });
 
 /** A member of a conversation as Teams describes them (e-mail included). */
@@ -108,7 +145,7 @@ export const fetchTeamsMember = async (
   reference: ConversationReference,
   memberId: string,
 ) =>
-  callJson<{ id: string; email?: string; userPrincipalName?: string }>({
+  callJson<{ id: string; email?: string; userPrincipalName?: string; aadObjectId?: string }>({
     url: `${trimSlash(reference.serviceUrl)}/v3/conversations/${encodeURIComponent(reference.conversationId)}/members/${encodeURIComponent(memberId)}`,
     token: await tokenOf(connection),
     codeOf,

@@ -1,43 +1,97 @@
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import type { JWK } from 'jose';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection } from '../../connector.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
-import { saveIdentity } from '../../identities.ts';
+import { learnerOfProviderUser } from '../../identities.ts';
 import { applyInbound, applyReply, parseAction } from '../../inbound.ts';
 import type { InboundResult } from '../../inbound.ts';
 import { callJson } from '../http.ts';
 import { fetchTeamsMember } from './client.ts';
 import type { ConversationReference } from './client.ts';
+import { forgetTeamsUser, keepTeamsUser, knownTeamsUser } from './references.ts';
+import type { TeamsUser } from './references.ts';
 
-// Teams activities, verified as the Bot Connector signs them: an RS256 JWT in the Authorization
-// header, issued by https://api.botframework.com for the app's id (audience), signed by a key
-// of the JWKS named in the OpenID metadata (CCP_TEAMS_OPENID_URL), whose `serviceurl` claim is
-// the activity's serviceUrl. An installation (conversationUpdate) saves the learner's
-// conversation reference; a card submit (message with value) answers the lesson.
+// Teams activities, verified as the Bot Connector signs them
+// (https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-authentication,
+// "Connector to Bot"): an RS256 JWT in the Authorization header, issued by
+// https://api.botframework.com for the app's id (audience), signed by a key of the JWKS named in
+// the OpenID metadata (CCP_TEAMS_OPENID_URL) whose `endorsements` include the activity's
+// channelId, with a `serviceurl` claim equal to the activity's serviceUrl.
+//
+// Only personal (1:1) conversations are ever kept: an install in a team or a group chat would
+// otherwise send a learner's lessons where the whole team reads them. A personal conversation
+// is kept from the install (conversationUpdate), from installationUpdate (add) and from any
+// message the user writes, so a lost install event is mended by the learner's first message.
+// A card submit (message with value) or a typed reply answers the lesson.
 
 export const BOT_FRAMEWORK_ISSUER = 'https://api.botframework.com';
+/** The channel id of Teams activities, which the signing key must endorse. */
+export const TEAMS_CHANNEL_ID = 'msteams';
 
-const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+type SigningKey = { key: Awaited<ReturnType<typeof importJWK>>; endorsements: string[] };
+type KeySet = { keys: Map<string, SigningKey>; fetchedAt: number };
 
-const keysOf = async (settings: ChannelSettings['teams']) => {
-  let keys = keySets.get(settings.openIdMetadataUrl);
-  if (!keys) {
-    const metadata = await callJson<{ jwks_uri: string }>({ url: settings.openIdMetadataUrl });
-    keys = createRemoteJWKSet(new URL(metadata.jwks_uri));
-    keySets.set(settings.openIdMetadataUrl, keys);
+// The keys change rarely (the Bot Framework SDK caches them for 5 days); a token naming a key
+// not in the cached set fetches it again, at most once a minute, to follow a key roll-over.
+const KEYS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const KEYS_MIN_REFETCH_MS = 60 * 1000;
+const keySets = new Map<string, Promise<KeySet>>();
+
+const fetchKeySet = async (metadataUrl: string): Promise<KeySet> => {
+  const metadata = await callJson<{ jwks_uri: string }>({ url: metadataUrl });
+  const jwks = await callJson<{ keys?: (JWK & { endorsements?: unknown })[] }>({
+    url: metadata.jwks_uri,
+  });
+  const keys = new Map<string, SigningKey>();
+  for (const jwk of jwks.keys ?? []) {
+    if (!jwk.kid || jwk.kty !== 'RSA') continue;
+    const { endorsements, ...rest } = jwk;
+    keys.set(jwk.kid, {
+      key: await importJWK(rest, 'RS256'),
+      endorsements: Array.isArray(endorsements)
+        ? endorsements.filter((value): value is string => typeof value === 'string')
+        : [],
+    });
   }
-  return keys;
+  return { keys, fetchedAt: performance.now() };
 };
+
+/** The signing key a token names, from the cached JWKS, fetched again when it is old or lacks it. */
+const signingKeyOf = async (
+  settings: ChannelSettings['teams'],
+  kid: string,
+): Promise<SigningKey | null> => {
+  const url = settings.openIdMetadataUrl;
+  const cached = keySets.get(url);
+  let set = cached ? await cached.catch(() => null) : null;
+  const age = set ? performance.now() - set.fetchedAt : Infinity;
+  if (!set || age > KEYS_MAX_AGE_MS || (!set.keys.has(kid) && age > KEYS_MIN_REFETCH_MS)) {
+    const fetching = fetchKeySet(url);
+    keySets.set(url, fetching);
+    set = await fetching.catch((error: unknown) => {
+      keySets.delete(url);
+      throw error;
+    });
+  }
+  return set.keys.get(kid) ?? null;
+};
+
+export type TeamsAccount = { id: string; aadObjectId?: string };
 
 export type TeamsActivity = {
   type: string;
   id: string;
+  channelId?: string;
   serviceUrl: string;
-  from: { id: string };
+  from: TeamsAccount;
   recipient?: { id: string };
-  conversation: { id: string };
-  membersAdded?: { id: string }[];
+  conversation: { id: string; conversationType?: string; tenantId?: string };
+  channelData?: { tenant?: { id?: string } };
+  membersAdded?: TeamsAccount[];
+  /** installationUpdate: add, remove, add-upgrade, remove-upgrade. */
+  action?: string;
   text?: string;
   value?: unknown;
 };
@@ -53,7 +107,11 @@ export const parseTeamsActivity = (rawBody: string): TeamsActivity | null => {
   }
 };
 
-/** True when the token is the Bot Connector's, for this app, about this activity's service. */
+/**
+ * True when the token is the Bot Connector's, for this app, about this activity's service, and
+ * signed by a key endorsed for Teams: a key endorsed only for another channel (Web Chat, Direct
+ * Line…) cannot speak for a Teams user.
+ */
 export const verifyTeamsRequest = async (
   settings: ChannelSettings['teams'],
   appId: string,
@@ -62,9 +120,12 @@ export const verifyTeamsRequest = async (
   now: Date,
 ): Promise<boolean> => {
   const token = authorization?.match(/^Bearer (.+)$/)?.[1];
-  if (!token) return false;
+  if (!token || activity.channelId !== TEAMS_CHANNEL_ID) return false;
   try {
-    const { payload } = await jwtVerify(token, await keysOf(settings), {
+    const { kid } = decodeProtectedHeader(token);
+    const signing = kid ? await signingKeyOf(settings, kid) : null;
+    if (!signing || !signing.endorsements.includes(activity.channelId)) return false;
+    const { payload } = await jwtVerify(token, signing.key, {
       issuer: BOT_FRAMEWORK_ISSUER,
       audience: appId,
       algorithms: ['RS256'],
@@ -79,54 +140,116 @@ export const verifyTeamsRequest = async (
 
 type Deps = DeliveryDeps;
 
-/** The app was installed: each learner added gets their conversation reference saved. */
-const saveInstall = async (
-  deps: Deps,
-  tokenOf: (connection: Connection) => Promise<string>,
+type TokenOf = (connection: Connection) => Promise<string>;
+
+const isPersonal = (activity: TeamsActivity) =>
+  activity.conversation.conversationType === 'personal';
+
+const referenceOf = (activity: TeamsActivity): TeamsUser['reference'] => ({
+  serviceUrl: activity.serviceUrl,
+  conversationId: activity.conversation.id,
+  tenantId: activity.conversation.tenantId ?? activity.channelData?.tenant?.id ?? null,
+});
+
+/** A member of this personal conversation with the e-mail Teams knows them by. */
+const teamsUserOf = async (
+  tokenOf: TokenOf,
   connection: Connection,
   activity: TeamsActivity,
-): Promise<'installed' | 'ignored'> => {
-  const reference: ConversationReference = {
-    serviceUrl: activity.serviceUrl,
-    conversationId: activity.conversation.id,
+  account: TeamsAccount,
+): Promise<TeamsUser> => {
+  const reference = referenceOf(activity);
+  const member = await fetchTeamsMember(
+    tokenOf,
+    connection,
+    reference satisfies ConversationReference,
+    account.id,
+  );
+  const email = (member.email ?? member.userPrincipalName ?? '').trim().toLowerCase();
+  return {
+    providerUserId: account.id,
+    aadObjectId: account.aadObjectId ?? member.aadObjectId ?? null,
+    email: email === '' ? null : email,
+    reference,
   };
-  let saved = false;
-  for (const member of activity.membersAdded ?? []) {
-    if (member.id === activity.recipient?.id) continue;
-    const found = await fetchTeamsMember(tokenOf, connection, reference, member.id);
-    const email = (found.email ?? found.userPrincipalName ?? '').toLowerCase();
-    const learner = await deps.db
-      .selectFrom('learners')
-      .select('uuid')
-      .where('company_uuid', '=', connection.companyUuid)
-      .where('email', '=', email)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!learner) continue;
-    await saveIdentity(
-      deps,
-      {
-        companyUuid: connection.companyUuid,
-        learnerUuid: learner.uuid,
-        channel: 'ms-teams',
-        address: email,
-      },
-      { providerUserId: member.id, conversationId: JSON.stringify(reference), lastInboundAt: null },
-    );
-    saved = true;
+};
+
+/** The app was installed in a personal scope: the user's conversation is kept. */
+const keepInstall = async (
+  deps: Deps,
+  tokenOf: TokenOf,
+  connection: Connection,
+  activity: TeamsActivity,
+  accounts: TeamsAccount[],
+): Promise<'installed' | 'ignored'> => {
+  let kept = false;
+  for (const account of accounts) {
+    if (account.id === activity.recipient?.id) continue;
+    const user = await teamsUserOf(tokenOf, connection, activity, account);
+    await keepTeamsUser(deps, connection.companyUuid, user);
+    kept = true;
   }
-  return saved ? 'installed' : 'ignored';
+  return kept ? 'installed' : 'ignored';
+};
+
+/**
+ * A personal message: its conversation is the writer's, kept unless already known (for a learner
+ * already matched, nothing is fetched). Best effort: an answer is applied even when Teams cannot
+ * say who the writer is just now.
+ */
+const keepWriter = async (
+  deps: Deps,
+  tokenOf: TokenOf,
+  connection: Connection,
+  activity: TeamsActivity,
+) => {
+  const { companyUuid } = connection;
+  const known = await knownTeamsUser(deps.db, companyUuid, activity.from.id);
+  const same =
+    known !== null &&
+    known.conversation_id === activity.conversation.id &&
+    known.service_url === activity.serviceUrl;
+  if (same && (await learnerOfProviderUser(deps, companyUuid, 'ms-teams', activity.from.id)))
+    return;
+  try {
+    const user =
+      same && known.email
+        ? {
+            providerUserId: activity.from.id,
+            aadObjectId: activity.from.aadObjectId ?? null,
+            email: known.email,
+            reference: referenceOf(activity),
+          }
+        : await teamsUserOf(tokenOf, connection, activity, activity.from);
+    await keepTeamsUser(deps, companyUuid, user);
+  } catch {
+    // The member lookup failed (throttled, unreachable): the next message tries again.
+  }
 };
 
 export const handleTeamsActivity = async (
   deps: Deps,
-  tokenOf: (connection: Connection) => Promise<string>,
+  tokenOf: TokenOf,
   connection: Connection,
   activity: TeamsActivity,
-): Promise<InboundResult | 'installed'> => {
+): Promise<InboundResult | 'installed' | 'uninstalled'> => {
+  // A team channel or a group chat is never where a learner's lessons go.
+  if (!isPersonal(activity)) return 'ignored';
   if (activity.type === 'conversationUpdate')
-    return saveInstall(deps, tokenOf, connection, activity);
+    return keepInstall(deps, tokenOf, connection, activity, activity.membersAdded ?? []);
+  if (activity.type === 'installationUpdate') {
+    // https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/conversations/subscribe-to-conversation-events
+    // ("Installation update event"): add / add-upgrade on install, remove / remove-upgrade after.
+    if (activity.action === 'add' || activity.action === 'add-upgrade')
+      return keepInstall(deps, tokenOf, connection, activity, [activity.from]);
+    if (activity.action === 'remove' || activity.action === 'remove-upgrade') {
+      await forgetTeamsUser(deps, connection.companyUuid, activity.from.id);
+      return 'uninstalled';
+    }
+    return 'ignored';
+  }
   if (activity.type !== 'message') return 'ignored';
+  await keepWriter(deps, tokenOf, connection, activity);
   const inbound = {
     channel: 'ms-teams' as const,
     companyUuid: connection.companyUuid,

@@ -237,7 +237,8 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  // Teams: the Bot Connector posts activities with an RS256 bearer token.
+  // Teams: the Bot Connector posts activities with an RS256 bearer token whose signing key must
+  // endorse the activity's channel (msteams); only personal conversations are kept (inbound.ts).
   const teamsToken = createTokenSource(app.channelSettings.teams);
   app.post(
     '/api/v1/webhooks/teams',
@@ -245,7 +246,8 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
       config: { auth: false },
       schema: {
         tags: ['webhooks'],
-        summary: 'Teams activity: the app installed, or a card submitted (Bot Framework JWT)',
+        summary:
+          'Teams activity: the app installed or removed in a personal chat, a message or a card submitted (Bot Framework JWT)',
       },
     },
     async (request, reply) => {
