@@ -25,6 +25,10 @@ export type TConnectionField = {
   secret: boolean;
   /** Needed to connect (a secret already stored counts). */
   required: boolean;
+  /** A choice among these values (the first is the default) instead of free text. */
+  options?: readonly string[];
+  /** Needed only while another field has this value (an empty choice counts as its default). */
+  requiredWhen?: { key: string; value: string };
 };
 
 const id = (key: string, required = true): TConnectionField => ({ key, secret: false, required });
@@ -33,6 +37,10 @@ const secret = (key: string, required = true): TConnectionField => ({
   secret: true,
   required,
 });
+
+/** Google Chat's authentication audiences (verify-requests-from-chat); the first is the default. */
+export const GOOGLE_CHAT_AUDIENCES = ['project_number', 'endpoint_url'] as const;
+export type TGoogleChatAudience = (typeof GOOGLE_CHAT_AUDIENCES)[number];
 
 /** The fields of each provider's connection form, in the provider's own words. */
 export const CONNECTION_FIELDS: Record<TChannelKey, readonly TConnectionField[]> = {
@@ -52,7 +60,18 @@ export const CONNECTION_FIELDS: Record<TChannelKey, readonly TConnectionField[]>
     secret('verify_token'),
   ],
   webex: [secret('bot_token'), secret('webhook_secret')],
-  'google-chat': [id('project_number'), secret('service_account_json')],
+  // How Chat signs the events it posts (the app's "Authentication audience"): a JWT for the
+  // project number, or an ID token for the HTTP endpoint URL (the default of new Chat apps).
+  'google-chat': [
+    { key: 'audience', secret: false, required: false, options: GOOGLE_CHAT_AUDIENCES },
+    {
+      key: 'project_number',
+      secret: false,
+      required: false,
+      requiredWhen: { key: 'audience', value: 'project_number' },
+    },
+    secret('service_account_json'),
+  ],
 };
 
 const FIELD_MAX = 20_000;
@@ -71,10 +90,26 @@ export const connectionInputSchema = (
       if (!known.has(key))
         ctx.addIssue({ code: 'custom', path: [key], message: MESSAGES.connectionUnknownField });
     }
-    for (const field of CONNECTION_FIELDS[channel]) {
+    const fields = CONNECTION_FIELDS[channel];
+    const valueOf = (key: string) => {
+      const value = (values[key] ?? '').trim();
+      return value === '' ? (fields.find((field) => field.key === key)?.options?.[0] ?? '') : value;
+    };
+    for (const field of fields) {
       const value = (values[field.key] ?? '').trim();
       const stored = field.secret && storedSecrets.includes(field.key);
-      if (field.required && value === '' && !stored) {
+      if (field.options && value !== '' && !field.options.includes(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field.key],
+          message: MESSAGES.connectionOptionInvalid,
+        });
+      }
+      const required =
+        field.required ||
+        (field.requiredWhen !== undefined &&
+          valueOf(field.requiredWhen.key) === field.requiredWhen.value);
+      if (required && value === '' && !stored) {
         ctx.addIssue({
           code: 'custom',
           path: [field.key],
