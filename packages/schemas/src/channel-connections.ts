@@ -30,6 +30,10 @@ export type TConnectionField = {
    * id and secret for "Add to Slack", which gets the token by OAuth).
    */
   orElse?: readonly string[];
+  /** A choice among these values (the first is the default) instead of free text. */
+  options?: readonly string[];
+  /** Needed only while another field has this value (an empty choice counts as its default). */
+  requiredWhen?: { key: string; value: string };
 };
 
 const id = (key: string, required = true): TConnectionField => ({ key, secret: false, required });
@@ -38,6 +42,10 @@ const secret = (key: string, required = true): TConnectionField => ({
   secret: true,
   required,
 });
+
+/** Google Chat's authentication audiences (verify-requests-from-chat); the first is the default. */
+export const GOOGLE_CHAT_AUDIENCES = ['project_number', 'endpoint_url'] as const;
+export type TGoogleChatAudience = (typeof GOOGLE_CHAT_AUDIENCES)[number];
 
 /** The fields of each provider's connection form, in the provider's own words. */
 export const CONNECTION_FIELDS: Record<TChannelKey, readonly TConnectionField[]> = {
@@ -57,7 +65,18 @@ export const CONNECTION_FIELDS: Record<TChannelKey, readonly TConnectionField[]>
     secret('verify_token'),
   ],
   webex: [secret('bot_token'), secret('webhook_secret')],
-  'google-chat': [id('project_number'), secret('service_account_json')],
+  // How Chat signs the events it posts (the app's "Authentication audience"): a JWT for the
+  // project number, or an ID token for the HTTP endpoint URL (the default of new Chat apps).
+  'google-chat': [
+    { key: 'audience', secret: false, required: false, options: GOOGLE_CHAT_AUDIENCES },
+    {
+      key: 'project_number',
+      secret: false,
+      required: false,
+      requiredWhen: { key: 'audience', value: 'project_number' },
+    },
+    secret('service_account_json'),
+  ],
 };
 
 const FIELD_MAX = 20_000;
@@ -77,12 +96,28 @@ export const connectionInputSchema = (
         ctx.addIssue({ code: 'custom', path: [key], message: MESSAGES.connectionUnknownField });
     }
     const fields = CONNECTION_FIELDS[channel];
+    const valueOf = (key: string) => {
+      const value = (values[key] ?? '').trim();
+      return value === '' ? (fields.find((field) => field.key === key)?.options?.[0] ?? '') : value;
+    };
     const given = (key: string) =>
       (values[key] ?? '').trim() !== '' ||
       (storedSecrets.includes(key) && fields.some((field) => field.key === key && field.secret));
     for (const field of fields) {
+      const value = (values[field.key] ?? '').trim();
+      if (field.options && value !== '' && !field.options.includes(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field.key],
+          message: MESSAGES.connectionOptionInvalid,
+        });
+      }
+      const required =
+        field.required ||
+        (field.requiredWhen !== undefined &&
+          valueOf(field.requiredWhen.key) === field.requiredWhen.value);
       const instead = field.orElse !== undefined && field.orElse.every(given);
-      if (field.required && !given(field.key) && !instead) {
+      if (required && !given(field.key) && !instead) {
         ctx.addIssue({
           code: 'custom',
           path: [field.key],

@@ -163,6 +163,11 @@ export const MESSAGES = {
   connectionsAdminOnly: 'Only an administrator can connect channels.',
   connectionNotFound: 'This channel is not connected.',
   connectionNotAvailable: 'This server cannot send through this provider yet.',
+  connectionOptionInvalid: 'Choose one of the listed values.',
+  connectionKeyTaken:
+    'Another company is already connected to this provider account: check the id you entered, or ask the provider’s administrator which company it belongs to.',
+  googleChatPublicUrlMissing:
+    'The HTTP endpoint URL audience needs the server’s public address (CCP_PUBLIC_URL): ask whoever runs the server to set it, or choose the project number audience.',
   secretsKeyMissing:
     'The server has no key to store secrets (CCP_SECRETS_KEY): ask whoever runs it to set one.',
   webhookSignatureInvalid:

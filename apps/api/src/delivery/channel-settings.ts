@@ -28,8 +28,12 @@ export type ChannelSettings = {
     apiUrl: string;
     /** OAuth token endpoint for the service account's assertion (CCP_GOOGLE_TOKEN_URL). */
     tokenUrl: string;
-    /** The keys Chat signs its bearer tokens with (CCP_GOOGLE_CHAT_JWKS_URL). */
+    /** The keys Chat signs its project-number JWTs with (CCP_GOOGLE_CHAT_JWKS_URL). */
     jwksUrl: string;
+    /** Google's OIDC keys, which sign the ID tokens of the endpoint URL audience (CCP_GOOGLE_OIDC_JWKS_URL). */
+    oidcJwksUrl: string;
+    /** This server's public URL (CCP_PUBLIC_URL): each connection's endpoint URL; unset: none. */
+    publicUrl: string | null;
   };
   whatsapp: {
     /** Graph API base with its version, e.g. https://graph.facebook.com/v21.0 (CCP_WHATSAPP_API_URL). */
@@ -48,6 +52,8 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
     apiUrl: 'https://chat.googleapis.com',
     tokenUrl: 'https://oauth2.googleapis.com/token',
     jwksUrl: 'https://www.googleapis.com/service_accounts/v1/jwk/chat@system.gserviceaccount.com',
+    oidcJwksUrl: 'https://www.googleapis.com/oauth2/v3/certs',
+    publicUrl: null,
   },
   teams: {
     tokenUrl: 'https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token',
@@ -78,6 +84,8 @@ export const channelSettingsFromEnv = (
     apiUrl: withoutSlash(env.CCP_GOOGLE_CHAT_API_URL || DEFAULT_CHANNEL_SETTINGS.googleChat.apiUrl),
     tokenUrl: env.CCP_GOOGLE_TOKEN_URL || DEFAULT_CHANNEL_SETTINGS.googleChat.tokenUrl,
     jwksUrl: env.CCP_GOOGLE_CHAT_JWKS_URL || DEFAULT_CHANNEL_SETTINGS.googleChat.jwksUrl,
+    oidcJwksUrl: env.CCP_GOOGLE_OIDC_JWKS_URL || DEFAULT_CHANNEL_SETTINGS.googleChat.oidcJwksUrl,
+    publicUrl,
   },
   teams: {
     tokenUrl: env.CCP_TEAMS_TOKEN_URL || DEFAULT_CHANNEL_SETTINGS.teams.tokenUrl,

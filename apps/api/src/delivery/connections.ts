@@ -1,10 +1,11 @@
-import { CHANNEL_KEYS } from '@ccp/schemas';
+import { CHANNEL_KEYS, MESSAGES } from '@ccp/schemas';
 import type { TChannelConnection, TChannelKey } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 import type { ChannelConnectionsTable } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
+import { isUniqueViolation } from '../learners/learners-repository.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import type { Connection, ConnectionCheck } from './connector.ts';
 
@@ -45,6 +46,7 @@ const toConnection = (deps: ConnectionDeps, row: ChannelConnectionsTable): Conne
   channel: row.channel as TChannelKey,
   status: row.status,
   providerIds: parseIds(row.provider_ids),
+  providerKey: row.provider_key,
   secrets: secretsOf(deps, row),
 });
 
@@ -74,7 +76,11 @@ export const loadConnection = async (
   return row ? toConnection(deps, row) : null;
 };
 
-/** The connection an inbound webhook names (Slack team id, WhatsApp phone number id...). */
+/**
+ * The connection an inbound webhook names (Slack team id, WhatsApp phone number id...). A key is
+ * held by one connection at most (unique index, migration 0028), and only once proven: never
+ * "whichever company typed it last".
+ */
 export const findConnectionByKey = async (
   deps: ConnectionDeps,
   channel: TChannelKey,
@@ -86,10 +92,63 @@ export const findConnectionByKey = async (
     .where('channel', '=', channel)
     .where('provider_key', '=', providerKey)
     .where('status', 'in', ANSWERING)
-    .orderBy('updated_at', 'desc')
     .executeTakeFirst();
   return row ? toConnection(deps, row) : null;
 };
+
+/** A live connection by its uuid (Google Chat's per-connection endpoint URL names it). */
+export const findConnectionByUuid = async (
+  deps: ConnectionDeps,
+  channel: TChannelKey,
+  uuid: string,
+): Promise<Connection | null> => {
+  const row = await deps.db
+    .selectFrom('channel_connections')
+    .selectAll()
+    .where('uuid', '=', uuid)
+    .where('channel', '=', channel)
+    .where('status', 'in', ANSWERING)
+    .executeTakeFirst();
+  return row ? toConnection(deps, row) : null;
+};
+
+/**
+ * A signed event proved the connection's key: it routes that key's events from now on. False
+ * when the connection already has a key or another connection holds this one.
+ */
+export const proveProviderKey = async (
+  deps: Pick<ConnectionDeps, 'db' | 'clock'>,
+  connection: Connection,
+  providerKey: string,
+): Promise<boolean> => {
+  try {
+    const result = await deps.db
+      .updateTable('channel_connections')
+      .set({ provider_key: providerKey, updated_at: deps.clock.now().toISOString() })
+      .where('uuid', '=', connection.uuid)
+      .where('provider_key', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+};
+
+/** True when a connection other than `exceptUuid` holds the channel's key. */
+const keyHeldElsewhere = async (
+  deps: Pick<ConnectionDeps, 'db'>,
+  channel: TChannelKey,
+  providerKey: string,
+  exceptUuid: string,
+): Promise<boolean> =>
+  (await deps.db
+    .selectFrom('channel_connections')
+    .select('uuid')
+    .where('channel', '=', channel)
+    .where('provider_key', '=', providerKey)
+    .where('uuid', '!=', exceptUuid)
+    .executeTakeFirst()) !== undefined;
 
 /** Every live connection of a channel (WhatsApp's verify-token challenge names none). */
 export const connectionsOfChannel = async (
@@ -157,36 +216,59 @@ export const saveConnection = async (
     channel: values.channel,
     status: existing?.status ?? 'disconnected',
     providerIds,
+    providerKey: existing?.providerKey ?? null,
     secrets,
   };
 };
 
-/** The outcome of a connection test: connected with what the provider said, or the error. */
+/**
+ * The outcome of a connection test: connected with what the provider said, or the error.
+ * `key_taken` (recorded as an error): the key the test found or the administrator typed is
+ * another company's, which keeps it — two companies never share a provider account's events.
+ */
 export const recordConnectionTest = async (
   deps: ConnectionDeps,
   connection: Connection,
   outcome: { ok: true; check: ConnectionCheck } | { ok: false; error: string },
-): Promise<void> => {
+): Promise<'recorded' | 'key_taken'> => {
   const now = deps.clock.now().toISOString();
-  await deps.db
-    .updateTable('channel_connections')
-    .set(
-      outcome.ok
-        ? {
-            status: 'connected',
-            provider_ids: JSON.stringify({
-              ...connection.providerIds,
-              ...outcome.check.providerIds,
-            }),
-            provider_key: outcome.check.providerKey,
-            last_error: null,
-            last_tested_at: now,
-            updated_at: now,
-          }
-        : { status: 'error', last_error: outcome.error, last_tested_at: now, updated_at: now },
-    )
-    .where('uuid', '=', connection.uuid)
-    .execute();
+  const failed = (error: string) =>
+    deps.db
+      .updateTable('channel_connections')
+      .set({ status: 'error', last_error: error, last_tested_at: now, updated_at: now })
+      .where('uuid', '=', connection.uuid)
+      .execute();
+  if (!outcome.ok) {
+    await failed(outcome.error);
+    return 'recorded';
+  }
+  const { check } = outcome;
+  for (const key of [check.providerKey, check.claimedKey]) {
+    if (key && (await keyHeldElsewhere(deps, connection.channel, key, connection.uuid))) {
+      await failed(MESSAGES.connectionKeyTaken);
+      return 'key_taken';
+    }
+  }
+  try {
+    await deps.db
+      .updateTable('channel_connections')
+      .set({
+        status: 'connected',
+        provider_ids: JSON.stringify({ ...connection.providerIds, ...check.providerIds }),
+        provider_key: check.providerKey,
+        last_error: null,
+        last_tested_at: now,
+        updated_at: now,
+      })
+      .where('uuid', '=', connection.uuid)
+      .execute();
+  } catch (error) {
+    // Another company's test took the key between the check above and this write.
+    if (!isUniqueViolation(error)) throw error;
+    await failed(MESSAGES.connectionKeyTaken);
+    return 'key_taken';
+  }
+  return 'recorded';
 };
 
 export const deleteConnection = async (

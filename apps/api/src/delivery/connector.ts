@@ -46,6 +46,8 @@ export type Connection = {
   channel: TChannelKey;
   status: string;
   providerIds: Record<string, string>;
+  /** The key inbound webhooks are routed by, once proven (null or absent: none yet). */
+  providerKey?: string | null;
   secrets: Record<string, string>;
 };
 
@@ -60,7 +62,17 @@ export type Identity = {
 export type KnownIdentity = Identity & { address: string };
 
 /** What a successful connection test found (ids the provider gave, the key webhooks name). */
-export type ConnectionCheck = { providerIds: Record<string, string>; providerKey: string | null };
+export type ConnectionCheck = {
+  providerIds: Record<string, string>;
+  /** The routing key the provider itself vouched for (null: none proven yet). */
+  providerKey: string | null;
+  /**
+   * A key the administrator typed that the provider did not vouch for (Google Chat's project
+   * number): it routes nothing until a signed event proves it, and is refused when another
+   * company already proved it.
+   */
+  claimedKey?: string | null;
+};
 
 export type Connector = {
   channel: TChannelKey;

@@ -48,13 +48,13 @@ const PROVIDER_CODES: Record<TChannelKey, Readonly<Record<string, TDeliveryFailu
     unauthorized: 'auth_failed',
     rejected: 'message_rejected',
   },
-  // https://developers.google.com/workspace/chat/api/reference/rest (google.rpc.Code names)
+  // channels/google-chat/client.ts names Google's errors (https://developers.google.com/workspace/chat/api/reference/rest)
   'google-chat': {
-    NOT_FOUND: 'app_not_installed',
     app_not_added: 'app_not_installed',
-    PERMISSION_DENIED: 'auth_failed',
-    UNAUTHENTICATED: 'auth_failed',
-    INVALID_ARGUMENT: 'message_rejected',
+    credentials_invalid: 'auth_failed',
+    permission_denied: 'auth_failed',
+    service_account_invalid: 'auth_failed',
+    message_invalid: 'message_rejected',
   },
   // https://developer.webex.com/docs/basics (HTTP status codes; `errors[].description`)
   webex: {

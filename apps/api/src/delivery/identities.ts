@@ -142,3 +142,27 @@ export const touchInbound = async (
     .where('channel', '=', channel)
     .execute();
 };
+
+/**
+ * The provider says the learner's conversation is gone (Google Chat: the app removed from their
+ * DM): sends stop going there, the learner's id stays to find a new one.
+ */
+export const forgetConversation = async (
+  deps: Deps,
+  values: {
+    companyUuid: string;
+    channel: TChannelKey;
+    providerUserId: string;
+    conversationId: string;
+  },
+): Promise<boolean> => {
+  const result = await deps.db
+    .updateTable('learner_channel_identities')
+    .set({ conversation_id: null, updated_at: deps.clock.now().toISOString() })
+    .where('company_uuid', '=', values.companyUuid)
+    .where('channel', '=', values.channel)
+    .where('provider_user_id', '=', values.providerUserId)
+    .where('conversation_id', '=', values.conversationId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+};

@@ -34,6 +34,7 @@ export const startFakeProviders = async () => {
       CCP_GOOGLE_CHAT_API_URL: googleChat.apiUrl,
       CCP_GOOGLE_TOKEN_URL: googleChat.tokenUrl,
       CCP_GOOGLE_CHAT_JWKS_URL: googleChat.jwksUrl,
+      CCP_GOOGLE_OIDC_JWKS_URL: googleChat.oidcJwksUrl,
     },
     /** The connection form's fields per channel (keys of CONNECTION_FIELDS). */
     fields: {

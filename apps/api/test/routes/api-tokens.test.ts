@@ -334,6 +334,7 @@ describe('token scopes of every route', async () => {
         "POST /api/v1/users/password/forgot → never",
         "POST /api/v1/users/password/reset → never",
         "POST /api/v1/webhooks/google-chat → never",
+        "POST /api/v1/webhooks/google-chat/{connection} → never",
         "POST /api/v1/webhooks/slack → never",
         "POST /api/v1/webhooks/teams → never",
         "POST /api/v1/webhooks/webex → never",

@@ -16,6 +16,7 @@ import * as outboxDeliveryIndex from './0023_outbox_delivery_index.ts';
 import * as learnersOrderIndexes from './0024_learners_order_indexes.ts';
 import * as deliveryOutcomes from './0025_delivery_outcomes.ts';
 import * as teamsReferences from './0027_teams_references.ts';
+import * as connectionKeyUnique from './0028_connection_key_unique.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0024_learners_order_indexes': learnersOrderIndexes,
   '0025_delivery_outcomes': deliveryOutcomes,
   '0027_teams_references': teamsReferences,
+  '0028_connection_key_unique': connectionKeyUnique,
 };

@@ -2,7 +2,19 @@ import { actionRequests } from '@ccp/data-provider';
 import { CONNECTION_FIELDS } from '@ccp/schemas';
 import type { TChannelConnection } from '@ccp/schemas';
 import { useCustomMutation, useDelete, useList, useUpdate } from '@refinedev/core';
-import { Alert, App, Button, Card, Descriptions, Form, Input, Popconfirm, Space, Tag } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Form,
+  Input,
+  Popconfirm,
+  Select,
+  Space,
+  Tag,
+} from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -30,6 +42,7 @@ const DETAIL_KEYS = [
   'display_phone_number',
   'template_status',
   'client_email',
+  'endpoint_url',
 ] as const;
 
 type TRow = TChannelConnection & { id: string };
@@ -128,7 +141,13 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
       // token, and a label must name its own card's input.
       name={`connection-${row.channel}`}
       layout="vertical"
-      initialValues={row.provider_ids}
+      // A choice never saved shows its default (the first option), as the server reads it.
+      initialValues={{
+        ...Object.fromEntries(
+          fields.flatMap((field) => (field.options ? [[field.key, field.options[0]]] : [])),
+        ),
+        ...Object.fromEntries(Object.entries(row.provider_ids).filter(([, value]) => value !== '')),
+      }}
       onFinish={save}
       className="channel-connection-form"
       aria-label={t(`courses.wizard.channels.${row.channel}`)}
@@ -147,7 +166,14 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
                   : undefined
             }
           >
-            {field.secret ? (
+            {field.options ? (
+              <Select
+                options={field.options.map((value) => ({
+                  value,
+                  label: t(`channel-connections.options.${field.key}.${value}`),
+                }))}
+              />
+            ) : field.secret ? (
               <Input.Password autoComplete="new-password" />
             ) : (
               <Input autoComplete="off" />

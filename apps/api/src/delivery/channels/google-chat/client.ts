@@ -1,14 +1,19 @@
+import { MESSAGES } from '@ccp/schemas';
+import type { TGoogleChatAudience } from '@ccp/schemas';
 import { SignJWT, importPKCS8 } from 'jose';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection, Connector } from '../../connector.ts';
+import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
 import { renderGoogleChat } from './render.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 
 // The Google Chat connector (REST v1, plain fetch): the app authenticates as its service account
-// (an RS256 JWT assertion exchanged at the token endpoint, CCP_GOOGLE_TOKEN_URL, scope chat.bot),
-// finds the learner's direct-message space with spaces.findDirectMessage (only there once they
-// added the app), and posts the lesson there as a message with its card (cardsV2).
+// (an RS256 JWT assertion exchanged at the token endpoint, CCP_GOOGLE_TOKEN_URL, scope chat.bot)
+// and posts the lesson as a message with its card (cardsV2) in the learner's direct-message
+// space. That space and the learner's Chat user id are learned from the events Chat posts when
+// the learner adds the app or writes to it (inbound.ts): with app authentication Chat finds no
+// one by e-mail (spaces.findDirectMessage takes `users/{id}`; the e-mail alias is for user
+// authentication only), so a learner who never added the app fails as `app_not_added`.
 
 // Google Chat takes 60 messages a minute per space; one space per learner, so the connection is
 // paced at a total under the project's per-minute quota.
@@ -61,8 +66,87 @@ export const createGoogleTokenSource = (settings: ChannelSettings['googleChat'])
   };
 };
 
-/** The provider user id of a learner: Chat names users by e-mail as `users/{email}`. */
-export const chatUserOf = (email: string) => `users/${email.toLowerCase()}`;
+/** A Chat user's resource name as app authentication takes it: `users/{numeric id}`. */
+const USER_ID = /^users\/\d+$/;
+
+/** The connection's authentication audience (verify-requests-from-chat); unset: project number. */
+export const audienceOfConnection = (connection: Connection): TGoogleChatAudience =>
+  connection.providerIds.audience === 'endpoint_url' ? 'endpoint_url' : 'project_number';
+
+/** The connection's own HTTP endpoint URL, which the Chat app is configured to post to. */
+export const chatEndpointUrl = (publicUrl: string, connectionUuid: string) =>
+  `${publicUrl}/api/v1/webhooks/google-chat/${connectionUuid}`;
+
+/** The learner never added the app (no DM space known or found): nothing to send to. */
+export class ChatAppNotAddedError extends Error {
+  constructor() {
+    super('app_not_added: the learner has not added the Chat app (no direct message space)');
+    this.name = 'ChatAppNotAddedError';
+  }
+}
+
+/**
+ * A Chat API failure as the scheduler and a trainer read it, in stable words: the learner never
+ * added the app (a 404 from findDirectMessage or on their space), the credentials refused, the
+ * message refused, a quota (429 RESOURCE_EXHAUSTED, no Retry-After: backoff).
+ */
+export const classifyChatError = (error: unknown): ErrorVerdict => {
+  if (error instanceof ChatAppNotAddedError) return { kind: 'permanent', code: 'app_not_added' };
+  if (!(error instanceof ProviderHttpError)) return classifyHttpError(error);
+  if (error.providerCode === 'service_account_invalid')
+    return { kind: 'permanent', code: 'service_account_invalid' };
+  const verdict = classifyHttpError(error);
+  if (verdict.kind === 'rate_limited') return { ...verdict, code: 'rate_limited' };
+  if (verdict.kind !== 'permanent') return { ...verdict, code: `provider_${error.status}` };
+  if (error.status === 404) return { kind: 'permanent', code: 'app_not_added' };
+  if (error.status === 401 || error.providerCode === 'invalid_grant')
+    return { kind: 'permanent', code: 'credentials_invalid' };
+  if (error.status === 403) return { kind: 'permanent', code: 'permission_denied' };
+  return { kind: 'permanent', code: 'message_invalid' };
+};
+
+/** The DM space between the app and a Chat user (`users/{id}`); null when there is none. */
+const findDirectMessage = async (
+  settings: ChannelSettings['googleChat'],
+  token: string,
+  user: string,
+): Promise<string | null> => {
+  try {
+    const space = await callJson<{ name: string }>({
+      url: `${settings.apiUrl}/v1/spaces:findDirectMessage?name=${encodeURIComponent(user)}`,
+      token,
+      codeOf,
+    });
+    return space.name;
+  } catch (error) {
+    if (error instanceof ProviderHttpError && error.status === 404) return null;
+    throw error;
+  }
+};
+
+/**
+ * Whether the connection's app is in `space` (spaces.get with app authentication answers only
+ * spaces the app is a member of): what proves an event was meant for this company's app.
+ */
+export const chatAppSeesSpace = async (
+  settings: ChannelSettings['googleChat'],
+  tokenOf: (connection: Connection) => Promise<string>,
+  connection: Connection,
+  space: string,
+): Promise<boolean> => {
+  if (!/^spaces\/[\w-]+$/.test(space)) return false;
+  try {
+    await callJson({
+      url: `${settings.apiUrl}/v1/${space}`,
+      token: await tokenOf(connection),
+      codeOf,
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ProviderHttpError && [403, 404].includes(error.status)) return false;
+    throw error;
+  }
+};
 
 export const createGoogleChatConnector = (
   settings: ChannelSettings['googleChat'],
@@ -70,35 +154,55 @@ export const createGoogleChatConnector = (
 ): Connector => ({
   channel: 'google-chat',
   ratePerSecond: GOOGLE_CHAT_MESSAGES_PER_SECOND,
-  resolveIdentity: async (connection, learner) => {
-    const space = await callJson<{ name: string }>({
-      url: `${settings.apiUrl}/v1/spaces:findDirectMessage?name=${encodeURIComponent(chatUserOf(learner.address))}`,
-      token: await tokenOf(connection),
-      codeOf,
-    });
-    return {
-      providerUserId: chatUserOf(learner.address),
-      conversationId: space.name,
-      lastInboundAt: null,
-    };
+  // Nothing to look up by e-mail with app authentication: a learner is known once an event of
+  // theirs (the app added, a message) was saved as their identity.
+  resolveIdentity: async () => {
+    throw new ChatAppNotAddedError();
   },
   send: async (connection, identity, message) => {
+    const token = await tokenOf(connection);
+    // The space the learner's events named; without one (the app was removed), their id finds it.
+    const space =
+      identity.conversationId ??
+      (USER_ID.test(identity.providerUserId)
+        ? await findDirectMessage(settings, token, identity.providerUserId)
+        : null);
+    if (!space) throw new ChatAppNotAddedError();
     const payload = renderGoogleChat(message);
     const sent = await callJson<{ name: string }>({
       method: 'POST',
-      url: `${settings.apiUrl}/v1/${identity.conversationId ?? ''}/messages`,
-      token: await tokenOf(connection),
+      url: `${settings.apiUrl}/v1/${space}/messages`,
+      token,
       body: payload,
       codeOf,
     });
     return { providerMessageId: sent.name, payload };
   },
   test: async (connection) => {
-    await tokenOf(connection);
+    const endpointUrl = settings.publicUrl
+      ? chatEndpointUrl(settings.publicUrl, connection.uuid)
+      : null;
+    if (audienceOfConnection(connection) === 'endpoint_url' && !endpointUrl) {
+      throw new Error(MESSAGES.googleChatPublicUrlMissing);
+    }
+    // A token alone proves only the key: spaces.list with app authentication answers only for a
+    // service account of a project whose Chat app is configured.
+    await callJson({
+      url: `${settings.apiUrl}/v1/spaces?pageSize=1`,
+      token: await tokenOf(connection),
+      codeOf,
+    });
+    const projectNumber = connection.providerIds.project_number?.trim() || null;
     return {
-      providerKey: connection.providerIds.project_number ?? '',
-      providerIds: { client_email: serviceAccountOf(connection).client_email },
+      providerIds: {
+        client_email: serviceAccountOf(connection).client_email,
+        ...(endpointUrl ? { endpoint_url: endpointUrl } : {}),
+      },
+      // The typed number routes events only once an event Chat signed for it proved it.
+      providerKey:
+        projectNumber !== null && connection.providerKey === projectNumber ? projectNumber : null,
+      claimedKey: projectNumber,
     };
   },
-  classifyError: classifyHttpError,
+  classifyError: classifyChatError,
 });

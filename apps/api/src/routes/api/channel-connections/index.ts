@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { classifySlackError, slackClient } from '../../../delivery/channels/slack/client.ts';
 import { createConnectors } from '../../../delivery/connected-adapters.ts';
 import { errorText } from '../../../delivery/connector.ts';
-import type { Connection } from '../../../delivery/connector.ts';
+import type { Connection, ConnectionCheck } from '../../../delivery/connector.ts';
 import {
   deleteConnection,
   listConnections,
@@ -53,17 +53,24 @@ const needsKey = (app: FastifyInstance) => {
 const availableOf = (app: FastifyInstance) =>
   Object.keys(createConnectors(app.channelSettings)) as TChannelKey[];
 
-/** Runs the provider's connection test and records its outcome. */
+/**
+ * Runs the provider's connection test and records its outcome; 409 when the provider account
+ * (its key) is another company's, which the connection then shows as its error.
+ */
 const testConnection = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
   const connection = await loadConnection(app, companyUuid, channel);
   if (!connection) throw notFound(MESSAGES.connectionNotFound);
   const connector = createConnectors(app.channelSettings)[channel];
   if (!connector) return;
+  let check: ConnectionCheck;
   try {
-    const check = await connector.test(connection);
-    await recordConnectionTest(app, connection, { ok: true, check });
+    check = await connector.test(connection);
   } catch (error) {
     await recordConnectionTest(app, connection, { ok: false, error: errorText(error) });
+    return;
+  }
+  if ((await recordConnectionTest(app, connection, { ok: true, check })) === 'key_taken') {
+    throw new AppError('CONFLICT', MESSAGES.connectionKeyTaken);
   }
 };
 

@@ -6,7 +6,12 @@ import {
   parseSlackInteraction,
   verifySlackRequest,
 } from '../../../delivery/channels/slack/inbound.ts';
-import { connectionsOfChannel, findConnectionByKey } from '../../../delivery/connections.ts';
+import {
+  connectionsOfChannel,
+  findConnectionByKey,
+  findConnectionByUuid,
+  proveProviderKey,
+} from '../../../delivery/connections.ts';
 import {
   handleWhatsAppMessage,
   parseWhatsAppWebhook,
@@ -17,9 +22,12 @@ import {
   parseWebexNotification,
   verifyWebexRequest,
 } from '../../../delivery/channels/webex/inbound.ts';
+import { createGoogleTokenSource } from '../../../delivery/channels/google-chat/client.ts';
 import {
+  expectedAudience,
   handleChatEvent,
   parseChatEvent,
+  proveProjectNumber,
   verifyChatRequest,
 } from '../../../delivery/channels/google-chat/inbound.ts';
 import { createTokenSource } from '../../../delivery/channels/teams/client.ts';
@@ -276,35 +284,81 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  // Google Chat: interaction events with Chat's bearer JWT for the project number.
+  // Google Chat, "Project Number" audience, at the one URL every company may give Chat: a JWT
+  // for a project number routes only to the connection that proved that number (an earlier
+  // signed event, or this one when the company's own app is in the event's space).
+  const chat = app.channelSettings.googleChat;
+  const chatToken = createGoogleTokenSource(chat);
   app.post(
     '/api/v1/webhooks/google-chat',
     {
       config: { auth: false },
       schema: {
         tags: ['webhooks'],
-        summary: 'Google Chat card click (bearer JWT from chat@system.gserviceaccount.com)',
+        summary:
+          'Google Chat event, Project Number audience (bearer JWT from chat@system.gserviceaccount.com)',
       },
     },
     async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const event = parseChatEvent(raw);
-      const projectNumber = audienceOf(header(request, 'authorization')) ?? '';
+      const authorization = header(request, 'authorization');
+      const projectNumber = audienceOf(authorization) ?? '';
+      if (
+        !event ||
+        !/^\d+$/.test(projectNumber) ||
+        !(await verifyChatRequest(
+          chat,
+          { audience: 'project_number', projectNumber },
+          authorization,
+          app.clock.now(),
+        ))
+      ) {
+        throw unsigned();
+      }
       const connection =
-        event && projectNumber
-          ? await findConnectionByKey(app, 'google-chat', projectNumber)
-          : null;
+        (await findConnectionByKey(app, 'google-chat', projectNumber)) ??
+        (await proveProjectNumber(app, chat, chatToken, projectNumber, event));
+      if (!connection) throw unsigned();
+      const status = await handleChatEvent(app, connection, event);
+      return reply.code(200).send({ status });
+    },
+  );
+
+  // Google Chat at a connection's own endpoint URL (the Channels page shows it), for either
+  // audience: an ID token for exactly this URL, or a JWT for the connection's project number —
+  // which, arriving at this company's own URL, proves the number is theirs.
+  app.post(
+    '/api/v1/webhooks/google-chat/:connection',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['webhooks'],
+        summary:
+          'Google Chat event at the connection’s endpoint URL (ID token for the URL, or project number JWT)',
+      },
+    },
+    async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const event = parseChatEvent(raw);
+      const { connection: uuid } = request.params as { connection: string };
+      const connection = await findConnectionByUuid(app, 'google-chat', uuid);
+      const expected = connection ? expectedAudience(chat, connection) : null;
       if (
         !event ||
         !connection ||
+        !expected ||
         !(await verifyChatRequest(
-          app.channelSettings.googleChat,
-          projectNumber,
+          chat,
+          expected,
           header(request, 'authorization'),
           app.clock.now(),
         ))
       ) {
         throw unsigned();
+      }
+      if (expected.audience === 'project_number' && !connection.providerKey) {
+        await proveProviderKey(app, connection, expected.projectNumber);
       }
       const status = await handleChatEvent(app, connection, event);
       return reply.code(200).send({ status });
