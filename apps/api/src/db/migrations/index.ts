@@ -14,6 +14,7 @@ import * as accounts from './0013_accounts.ts';
 import * as learnersPaging from './0019_learners_paging.ts';
 import * as outboxDeliveryIndex from './0023_outbox_delivery_index.ts';
 import * as learnersOrderIndexes from './0024_learners_order_indexes.ts';
+import * as channelMessages from './0026_channel_messages.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0019_learners_paging': learnersPaging,
   '0023_outbox_delivery_index': outboxDeliveryIndex,
   '0024_learners_order_indexes': learnersOrderIndexes,
+  '0026_channel_messages': channelMessages,
 };
