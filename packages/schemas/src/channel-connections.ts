@@ -60,6 +60,7 @@ export const CONNECTION_FIELDS: Record<TChannelKey, readonly TConnectionField[]>
     id('business_account_id'),
     id('phone_number_id'),
     id('template_name'),
+    id('invitation_template_name', false),
     secret('access_token'),
     secret('app_secret'),
     secret('verify_token'),

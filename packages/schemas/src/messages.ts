@@ -173,6 +173,7 @@ export const MESSAGES = {
   webhookSignatureInvalid:
     'The request is not signed by the provider, or its signature is too old.',
   webhookWrongLearner: 'Only the learner the lesson was sent to can answer it.',
+  webhookRetryLater: 'The message could not be handled completely now; send it again later.',
   slackInstallNeedsClient: 'Enter the Slack app\u2019s client id and client secret first.',
   slackInstallStateInvalid:
     'The Slack installation link has expired or was not made here: start again from the Channels page.',

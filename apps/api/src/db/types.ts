@@ -203,6 +203,7 @@ export type Database = {
   learner_channel_identities: LearnerChannelIdentitiesTable;
   teams_conversation_references: TeamsConversationReferencesTable;
   channel_inbound_messages: ChannelInboundMessagesTable;
+  channel_messages: ChannelMessagesTable;
 };
 
 // Accounts and team (issue 17).
@@ -304,6 +305,22 @@ export type ChannelInboundMessagesTable = {
   provider_message_id: string;
   company_uuid: string;
   received_at: Timestamp;
+};
+
+/** A message a provider accepted, by its id there (migration 0026): its receipts name only that. */
+export type ChannelMessagesTable = {
+  channel: string;
+  provider_message_id: string;
+  company_uuid: string;
+  outbox_uuid: string;
+  delivery_uuid: string | null;
+  course_uuid: string;
+  learner_uuid: string;
+  /** lesson | reminder | invitation */
+  kind: string;
+  /** 1: the notice sent outside WhatsApp's window, not the lesson itself. */
+  template: number;
+  created_at: Timestamp;
 };
 
 // Delivery model (issue 5): enrolments, one row per scheduled lesson send, the event log, the

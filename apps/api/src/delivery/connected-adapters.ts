@@ -5,6 +5,7 @@ import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { systemClock } from '../lib/clock.ts';
 import type { Clock } from '../lib/clock.ts';
+import { newUuid } from '../lib/ids.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import type { ChannelSettings } from './channel-settings.ts';
@@ -15,6 +16,7 @@ import { createWebexConnector } from './channels/webex/client.ts';
 import { createWhatsAppConnector } from './channels/whatsapp/client.ts';
 import { createRateLimiter, outboxRecord } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
+import { channelMessageRecords } from './channel-messages.ts';
 import { ChannelSendError, errorText } from './connector.ts';
 import type { Connection, Connector, Identity } from './connector.ts';
 import { loadConnection } from './connections.ts';
@@ -128,7 +130,9 @@ const connectedAdapter = (deps: ConnectorDeps, connector: Connector): ChannelAda
         throw new ChannelSendError(errorText(error), connector.classifyError(error));
       }
       // The outbox keeps the history of every send, with the provider's message id.
+      const outboxUuid = newUuid();
       const sentRecord = outboxRecord(deps, channel, message, {
+        uuid: outboxUuid,
         recipient: identity.conversationId ?? identity.providerUserId,
         body: {
           provider_message_id: sent.providerMessageId,
@@ -136,9 +140,12 @@ const connectedAdapter = (deps: ConnectorDeps, connector: Connector): ChannelAda
           ...(sent.pending ? { pending: sent.pending } : {}),
         },
       });
+      const accepted = sent.accepted
+        ? channelMessageRecords(deps, message, outboxUuid, sent.accepted)
+        : [];
       return {
         providerMessageId: sent.providerMessageId,
-        records: found ? [found, sentRecord] : [sentRecord],
+        records: [...(found ? [found] : []), sentRecord, ...accepted],
       };
     },
   };

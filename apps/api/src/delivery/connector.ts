@@ -1,6 +1,7 @@
 import type { TChannelKey, TDeliveryFailureReason } from '@ccp/schemas';
 
 import { parseRetryAfterMs } from '../lib/retry-after.ts';
+import type { AcceptedMessage } from './channel-messages.ts';
 import type { ChannelMessage } from './render.ts';
 import type { RenderedPayload } from './render-common.ts';
 
@@ -96,6 +97,8 @@ export type Connector = {
     providerMessageId: string;
     pending?: RenderedPayload[];
     payload: RenderedPayload;
+    /** Each message that went, by its id, where the provider reports on them later (receipts). */
+    accepted?: AcceptedMessage[];
   }>;
   /** Calls the provider with the connection's credentials; throws when they do not work. */
   test: (connection: Connection) => Promise<ConnectionCheck>;

@@ -27,19 +27,19 @@ const PROVIDER_CODES: Record<TChannelKey, Readonly<Record<string, TDeliveryFailu
     too_many_attachments: 'message_rejected',
     cannot_dm_bot: 'learner_not_found',
   },
-  // https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes
+  // channels/whatsapp/client.ts GRAPH_ERRORS names Meta's codes
+  // (https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes)
   whatsapp: {
-    '131026': 'undeliverable',
-    '131047': 'window_closed',
-    '131051': 'message_rejected',
-    '131053': 'message_rejected',
-    '132000': 'message_rejected',
-    '132001': 'message_rejected',
-    '132012': 'message_rejected',
-    '190': 'auth_failed',
-    '10': 'auth_failed',
-    '200': 'auth_failed',
-    '131030': 'learner_not_found',
+    message_undeliverable: 'undeliverable',
+    recipient_not_allowed: 'learner_not_found',
+    template_invalid: 'message_rejected',
+    invalid_request: 'message_rejected',
+    access_token_invalid: 'auth_failed',
+    permission_denied: 'auth_failed',
+    account_locked: 'auth_failed',
+    phone_number_not_registered: 'auth_failed',
+    whatsapp_error: 'provider_error',
+    pair_rate_limited: 'rate_limited',
   },
   // https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-api-reference#error-codes
   'ms-teams': {

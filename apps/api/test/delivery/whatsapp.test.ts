@@ -1,9 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { createWhatsAppConnector } from '../../src/delivery/channels/whatsapp/client.ts';
+import { ProviderHttpError } from '../../src/delivery/channels/http.ts';
+import {
+  classifyWhatsAppError,
+  createWhatsAppConnector,
+} from '../../src/delivery/channels/whatsapp/client.ts';
 import { renderWhatsAppSession } from '../../src/delivery/channels/whatsapp/render.ts';
 import { createManualClock } from '../../src/lib/clock.ts';
-import { DAY1, DAY2, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
+import { DAY1, DAY2, START, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
+import type { TestApp } from '../helper.ts';
 import { startFakeWhatsApp } from '../fakes/whatsapp.ts';
 
 // WhatsApp end to end against a fake Cloud API on 127.0.0.1: outside the 24-hour window the
@@ -162,7 +167,7 @@ describe('WhatsApp window closed', async () => {
   const fake = await startFakeWhatsApp();
   afterAll(() => fake.close());
 
-  it('a lesson the provider refuses as outside the window is classified window_closed, not retried', async () => {
+  it('a send the provider refuses as outside the window (131047) falls back to the template, the message waiting', async () => {
     const clock = createManualClock('2026-11-23T08:30:00.000Z');
     const connector = createWhatsAppConnector({ apiUrl: fake.apiUrl }, clock);
     const connection = {
@@ -180,20 +185,371 @@ describe('WhatsApp window closed', async () => {
       lastInboundAt: '2026-11-23T07:30:00.000Z',
     };
     const reminder = sampleMessage('whatsapp', {}, { kind: 'reminder', lesson: null });
-    const error = await connector
-      .send(connection, identity, reminder)
-      .then(() => null)
-      .catch((caught: unknown) => caught);
-    expect(connector.classifyError(error)).toMatchObject({ kind: 'window_closed', code: '131047' });
-    expect(fake.messages).toEqual([]);
-    // A day later the window is closed by our own record too: only the template goes.
-    clock.set('2026-11-24T08:30:00.000Z');
-    await connector.send(connection, identity, reminder);
+    const sent = await connector.send(connection, identity, reminder);
+    expect(fake.refused.map((item) => item.problems)).toEqual([['131047']]);
     expect(fake.messages.map((message) => message.type)).toEqual(['template']);
-    expect(fake.refused).toHaveLength(1);
+    expect(sent.pending?.map((payload) => payload.type)).toEqual(['text']);
+    expect(sent.accepted).toEqual([{ providerMessageId: fake.messages[0]!.id, template: true }]);
   });
 });
 
+describe('WhatsApp error verdicts', () => {
+  const graph = (status: number, code: string) =>
+    new ProviderHttpError(status, code, `${status} ${code}`, null, null);
+
+  it('reads Graph error codes as Meta documents them, with a stable word for each', () => {
+    expect(classifyWhatsAppError(graph(400, '131047'))).toMatchObject({
+      kind: 'window_closed',
+      code: 'window_closed',
+    });
+    expect(classifyWhatsAppError(graph(429, '130429'))).toMatchObject({
+      kind: 'rate_limited',
+      code: 'rate_limited',
+    });
+    expect(classifyWhatsAppError(graph(400, '131056'))).toMatchObject({
+      kind: 'rate_limited',
+      code: 'pair_rate_limited',
+    });
+    // "Something went wrong … Try again", and the platform's own 5xx: retried with backoff.
+    expect(classifyWhatsAppError(graph(500, '131000'))).toEqual({
+      kind: 'retry',
+      code: 'provider_error',
+    });
+    expect(classifyWhatsAppError(graph(502, 'http_502'))).toEqual({
+      kind: 'retry',
+      code: 'provider_unavailable',
+    });
+    expect(classifyWhatsAppError(graph(400, '131026'))).toEqual({
+      kind: 'permanent',
+      code: 'message_undeliverable',
+    });
+    expect(classifyWhatsAppError(graph(400, '999999'))).toEqual({
+      kind: 'permanent',
+      code: 'whatsapp_error',
+    });
+  });
+});
+
+/** The messages the fake took for a wa_id, by type, from the `from`-th on. */
+const typesTo = (fake: Fake, waId: string, from = 0) =>
+  fake.messages
+    .filter((message) => message.to === waId)
+    .slice(from)
+    .map((message) => message.type);
+type Fake = Awaited<ReturnType<typeof startFakeWhatsApp>>;
+
+/** A WhatsApp world connected to its own fake (with the invitation template unless told). */
+const connectedWorld = async ({ invitationTemplate = true } = {}) => {
+  const fake = await startFakeWhatsApp();
+  const world = await channelWorld('whatsapp', { whatsapp: { apiUrl: fake.apiUrl } });
+  const connected = await world.connect({
+    business_account_id: fake.businessAccountId,
+    phone_number_id: fake.phoneNumberId,
+    template_name: fake.templateName,
+    ...(invitationTemplate ? { invitation_template_name: fake.invitationTemplateName } : {}),
+    access_token: fake.token,
+    app_secret: fake.appSecret,
+    verify_token: VERIFY_TOKEN,
+  });
+  expect(connected.json.data.status).toBe('connected');
+  return { fake, ...world };
+};
+
+/** The learner's enrolment status in the course. */
+const enrolmentOf = async (app: TestApp, course: string, learner: string) =>
+  (
+    await app.db
+      .selectFrom('enrollments')
+      .select('status')
+      .where('course_uuid', '=', course)
+      .where('learner_uuid', '=', learner)
+      .executeTakeFirstOrThrow()
+  ).status;
+
+/** The course's default distribution: the GDPR opt-in asked first. */
+const OPT_IN = { distribution: { disabled_enrolment_opt_in: false } };
+
+describe('WhatsApp opt-in with the invitation template', async () => {
+  const { fake, app, webhook: post, enrol, tickAt, deliveriesOfDay } = await connectedWorld();
+  afterAll(() => fake.close());
+
+  it('the connection test checks the invitation template too', async () => {
+    const connection = await app.db
+      .selectFrom('channel_connections')
+      .select('provider_ids')
+      .where('channel', '=', 'whatsapp')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(connection.provider_ids)).toMatchObject({
+      invitation_template_status: 'APPROVED',
+    });
+  });
+
+  it('with the default opt-in, Join on the invitation template enrols the learner and the next lesson follows', async () => {
+    const waId = '393331112222';
+    const { course, learners } = await enrol([{ phone: `+${waId}` }], OPT_IN);
+    expect(await tickAt(START)).toMatchObject({ invitations: 1 });
+    expect(fake.refused).toEqual([]);
+    const [invitation] = fake.messages.filter((message) => message.to === waId);
+    expect(invitation).toMatchObject({
+      type: 'template',
+      template: { name: fake.invitationTemplateName },
+    });
+    expect(await enrolmentOf(app, course, learners[0]!.uuid)).toBe('invited');
+
+    // Only the learner, and only signed as Meta signs, can answer.
+    expect((await post(fake.tapTemplate(invitation!, { secret: 'wrong' }))).statusCode).toBe(401);
+    expect((await post(fake.tapTemplate(invitation!, { from: '393339999999' }))).statusCode).toBe(
+      403,
+    );
+    const join = fake.tapTemplate(invitation!, { index: 0 });
+    expect((await post(join)).json).toEqual({ status: 'recorded' });
+    expect((await post(join)).json).toEqual({ status: 'duplicate' });
+    expect(await enrolmentOf(app, course, learners[0]!.uuid)).toBe('enrolled');
+
+    // Day 1 falls within the day after the tap: the lesson itself goes, no template.
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1, failed: 0 });
+    expect(typesTo(fake, waId, 1)).toEqual(['text', 'interactive']);
+    expect((await deliveriesOfDay(course)).map((row) => row.status)).toEqual(['sent']);
+    expect(fake.refused).toEqual([]);
+  });
+
+  it('Decline on the invitation template declines, and no lesson goes', async () => {
+    const waId = '393331113333';
+    const { course, learners } = await enrol([{ phone: `+${waId}` }], OPT_IN);
+    expect(await tickAt(START)).toMatchObject({ invitations: 1 });
+    const [invitation] = fake.messages.filter((message) => message.to === waId);
+    expect((await post(fake.tapTemplate(invitation!, { index: 1 }))).json).toEqual({
+      status: 'recorded',
+    });
+    expect(await enrolmentOf(app, course, learners[0]!.uuid)).toBe('declined');
+    await tickAt(DAY1);
+    expect(typesTo(fake, waId)).toEqual(['template']);
+  });
+});
+
+describe('WhatsApp opt-in without an invitation template', async () => {
+  const {
+    fake,
+    app,
+    webhook: post,
+    enrol,
+    tickAt,
+  } = await connectedWorld({
+    invitationTemplate: false,
+  });
+  afterAll(() => fake.close());
+
+  it('Start on the lesson template brings the invitation with Join / Decline reply buttons, which answer it', async () => {
+    const waIds = ['393332220001', '393332220002'];
+    const { course, learners } = await enrol(
+      waIds.map((waId) => ({ phone: `+${waId}` })),
+      OPT_IN,
+    );
+    expect(await tickAt(START)).toMatchObject({ invitations: 2 });
+    for (const [index, waId] of waIds.entries()) {
+      const [notice] = fake.messages.filter((message) => message.to === waId);
+      expect(notice).toMatchObject({ type: 'template', template: { name: fake.templateName } });
+      expect((await post(fake.tapTemplate(notice!))).json).toEqual({ status: 'recorded' });
+      // Inside the window now: the invitation itself, with its two reply buttons.
+      const question = fake.messages.filter((message) => message.to === waId)[1]!;
+      expect(question.interactive.type).toBe('button');
+      expect(question.interactive.action.buttons).toHaveLength(2);
+      expect((await post(fake.tapButton(question, index))).json).toEqual({ status: 'recorded' });
+    }
+    expect(await enrolmentOf(app, course, learners[0]!.uuid)).toBe('enrolled');
+    expect(await enrolmentOf(app, course, learners[1]!.uuid)).toBe('declined');
+    expect(fake.refused).toEqual([]);
+  });
+
+  it('a typed yes or no, in English, Italian or German, answers the pending invitation', async () => {
+    const answers = [
+      ['393332230001', 'Yes!', 'enrolled'],
+      ['393332230002', 'sì', 'enrolled'],
+      ['393332230003', 'Nein, danke', 'declined'],
+      ['393332230004', 'no', 'declined'],
+    ] as const;
+    const { course, learners } = await enrol(
+      answers.map(([waId]) => ({ phone: `+${waId}` })),
+      OPT_IN,
+    );
+    expect(await tickAt(START)).toMatchObject({ invitations: 4 });
+    for (const [waId, text] of answers) {
+      expect((await post(fake.typeText(waId, text))).json).toEqual({ status: 'recorded' });
+    }
+    const byPhone = new Map(learners.map((learner) => [learner.phone, learner.uuid]));
+    for (const [waId, , status] of answers) {
+      expect(await enrolmentOf(app, course, byPhone.get(`+${waId}`)!)).toBe(status);
+    }
+    // Anything else answers nothing: the learner stays invited.
+    const {
+      course: other,
+      learners: [late],
+    } = await enrol([{ phone: '+393332239999' }], OPT_IN);
+    await tickAt(START);
+    expect((await post(fake.typeText('393332239999', 'maybe later'))).json).toEqual({
+      status: 'ignored',
+    });
+    expect(await enrolmentOf(app, other, late!.uuid)).toBe('invited');
+  });
+});
+
+describe('WhatsApp parts, retries and the window', async () => {
+  const { fake, app, webhook: post, enrol, tickAt, deliveriesOfDay } = await connectedWorld();
+  afterAll(() => fake.close());
+
+  /** A learner enrolled without opt-in who tapped Start on day 1 (their window is open). */
+  const startedLearner = async (waId: string) => {
+    const { course } = await enrol([{ phone: `+${waId}` }]);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const [notice] = fake.messages.filter((message) => message.to === waId);
+    app.testClock.set(LEARNERS_WRITE);
+    expect((await post(fake.tapTemplate(notice!))).json).toEqual({ status: 'recorded' });
+    expect(typesTo(fake, waId)).toEqual(['template', 'text', 'interactive']);
+    // Read (a status webhook): no reminder of day 1 comes with day 2.
+    const text = fake.messages.filter((message) => message.to === waId)[1]!;
+    expect((await post(fake.status(text, 'read'))).json).toEqual({ status: 'recorded' });
+    return course;
+  };
+
+  it('a pair-rate limit (131056) on the question part retries only the question, never the text again', async () => {
+    const waId = '393333330001';
+    await startedLearner(waId);
+    fake.failNext(131056, (json) => json.to === waId && json.type === 'interactive');
+    const waits: number[] = [];
+    expect(await tickAt(DAY2, { sleep: async (ms) => void waits.push(ms) })).toMatchObject({
+      sent: 1,
+      failed: 0,
+    });
+    expect(waits).toHaveLength(1);
+    expect(typesTo(fake, waId, 3)).toEqual(['text', 'interactive']);
+  });
+
+  it('a window closed on WhatsApp though our record says open (131047) sends the template, and Start brings the lesson', async () => {
+    const waId = '393333330002';
+    const course = await startedLearner(waId);
+    fake.closeWindow(waId);
+    expect(await tickAt(DAY2)).toMatchObject({ sent: 1, failed: 0 });
+    expect(typesTo(fake, waId, 3)).toEqual(['template']);
+    expect((await deliveriesOfDay(course, 2)).map((row) => row.status)).toEqual(['sent']);
+    const notice = fake.messages.filter((message) => message.to === waId)[3]!;
+    expect((await post(fake.tapTemplate(notice))).json).toEqual({ status: 'recorded' });
+    expect(typesTo(fake, waId, 3)).toEqual(['template', 'text', 'interactive']);
+  });
+
+  it('131000 (something went wrong) is tried again with backoff and the lesson goes once', async () => {
+    const waId = '393333330003';
+    const { course } = await enrol([{ phone: `+${waId}` }]);
+    fake.failNext(131000, (json) => json.to === waId);
+    const waits: number[] = [];
+    expect(await tickAt(DAY1, { sleep: async (ms) => void waits.push(ms) })).toMatchObject({
+      sent: 1,
+      failed: 0,
+    });
+    expect(waits).toHaveLength(1);
+    expect(typesTo(fake, waId)).toEqual(['template']);
+    expect((await deliveriesOfDay(course)).map((row) => row.status)).toEqual(['sent']);
+  });
+
+  it('on Start, a question refused for now is sent when Meta delivers the webhook again, the text not twice', async () => {
+    const waId = '393333330004';
+    await enrol([{ phone: `+${waId}` }]);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const [notice] = fake.messages.filter((message) => message.to === waId);
+    app.testClock.set(LEARNERS_WRITE);
+    fake.failNext(131056, (json) => json.to === waId && json.type === 'interactive');
+    const start = fake.tapTemplate(notice!);
+    // Not all went: 503, so Meta delivers the same webhook again later.
+    expect((await post(start)).statusCode).toBe(503);
+    expect(typesTo(fake, waId)).toEqual(['template', 'text']);
+    expect((await post(start)).json).toEqual({ status: 'recorded' });
+    expect(typesTo(fake, waId)).toEqual(['template', 'text', 'interactive']);
+    const question = fake.messages.filter((message) => message.to === waId).at(-1)!;
+    expect((await post(fake.tapButton(question, 0))).json).toEqual({ status: 'recorded' });
+  });
+});
+
+describe('WhatsApp statuses', async () => {
+  const { fake, app, webhook: post, enrol, tickAt, deliveriesOfDay } = await connectedWorld();
+  afterAll(() => fake.close());
+
+  it('delivered and read of the lesson are its receipts; failed (131026) marks it failed with its reason', async () => {
+    const [reader, unreachable] = ['393334440001', '393334440002'];
+    const { course, learners } = await enrol([
+      { phone: `+${reader}` },
+      { phone: `+${unreachable}` },
+    ]);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 2 });
+    const sentTo = (waId: string) => fake.messages.filter((message) => message.to === waId);
+    const dayOf = async (waId: string) => {
+      const learner = learners.find((row) => row.phone === `+${waId}`)!;
+      return (await deliveriesOfDay(course)).find((row) => row.learner_uuid === learner.uuid)!;
+    };
+
+    // The template's receipts are not the lesson's: it was not in it.
+    expect((await post(fake.status(sentTo(reader)[0]!, 'delivered'))).json).toEqual({
+      status: 'ignored',
+    });
+    expect((await dayOf(reader)).delivered_at).toBeNull();
+
+    app.testClock.set(LEARNERS_WRITE);
+    expect((await post(fake.tapTemplate(sentTo(reader)[0]!))).json).toEqual({ status: 'recorded' });
+    const [text, question] = sentTo(reader).slice(1);
+    const deliveredAt = new Date('2026-11-23T12:00:05.000Z');
+    const readAt = new Date('2026-11-23T12:03:00.000Z');
+    app.testClock.set('2026-11-23T12:05:00.000Z');
+    expect((await post(fake.status(text!, 'delivered', { timestamp: deliveredAt }))).json).toEqual({
+      status: 'recorded',
+    });
+    expect((await post(fake.status(question!, 'delivered'))).json).toEqual({
+      status: 'duplicate',
+    });
+    const read = fake.status(text!, 'read', { timestamp: readAt });
+    expect((await post(read)).json).toEqual({ status: 'recorded' });
+    expect((await post(read)).json).toEqual({ status: 'duplicate' });
+    expect(await dayOf(reader)).toMatchObject({
+      status: 'sent',
+      delivered_at: deliveredAt.toISOString(),
+      read_at: readAt.toISOString(),
+    });
+    const events = await app.db
+      .selectFrom('learner_events')
+      .select(['type', 'occurred_at'])
+      .where('delivery_uuid', '=', (await dayOf(reader)).uuid)
+      .orderBy('occurred_at')
+      .execute();
+    expect(events).toEqual([
+      { type: 'delivered', occurred_at: deliveredAt.toISOString() },
+      { type: 'read', occurred_at: readAt.toISOString() },
+    ]);
+
+    // The other learner's notice could not be delivered: the lesson failed, with the reason.
+    const failed = fake.status(sentTo(unreachable)[0]!, 'failed', { errorCode: 131026 });
+    expect((await post(failed)).json).toEqual({ status: 'recorded' });
+    expect((await post(failed)).json).toEqual({ status: 'duplicate' });
+    const lesson = await dayOf(unreachable);
+    expect(lesson).toMatchObject({ status: 'failed', failure_code: 'undeliverable' });
+    expect(lesson.failure_detail).toMatch(/^message_undeliverable: /);
+    const outbox = await app.db
+      .selectFrom('outbox_messages')
+      .select(['status', 'last_error'])
+      .where('delivery_uuid', '=', lesson.uuid)
+      .execute();
+    expect(outbox).toEqual([{ status: 'failed', last_error: 'message_undeliverable' }]);
+
+    // A status of a message that is not ours, or not signed by Meta, changes nothing.
+    expect(
+      (await post(fake.status({ id: 'wamid.unknown', to: reader, type: 'text' }, 'read'))).json,
+    ).toEqual({ status: 'ignored' });
+    expect(
+      (
+        await post({
+          ...fake.status(text!, 'read'),
+          headers: { 'content-type': 'application/json' },
+        })
+      ).statusCode,
+    ).toBe(401);
+  });
+});
 describe('WhatsApp renderer limits', () => {
   const message = (answers: string[], content = '<p>Short.</p>') =>
     sampleMessage('whatsapp', { topic_content: content, assessment: choices(answers) });

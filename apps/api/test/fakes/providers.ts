@@ -44,6 +44,7 @@ export const startFakeProviders = async () => {
         business_account_id: whatsapp.businessAccountId,
         phone_number_id: whatsapp.phoneNumberId,
         template_name: whatsapp.templateName,
+        invitation_template_name: whatsapp.invitationTemplateName,
         access_token: whatsapp.token,
         app_secret: whatsapp.appSecret,
         verify_token: 'fake-whatsapp-verify-token',

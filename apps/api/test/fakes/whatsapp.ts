@@ -5,14 +5,30 @@ import { listen, sendJson } from './http.ts';
 
 // A fake WhatsApp Cloud API (Graph v21.0) on 127.0.0.1: the access token as a Bearer,
 // GET /{phone-number-id}, GET /{waba-id}/message_templates, POST /{phone-number-id}/messages
-// validating each message object against the documented limits (text ≤ 4 096; interactive body
-// ≤ 1 024; ≤ 3 reply buttons with titles ≤ 20 and unique ids ≤ 256; a list with ≤ 10 rows,
-// titles ≤ 24, descriptions ≤ 72, button ≤ 20; a template only by its approved name with its one
-// body parameter, on one line, and a quick-reply payload ≤ 128) and the 24-hour window: anything
-// but a template to someone who has not written answers error 131047. A learner's message comes
-// back as Meta sends it, signed with X-Hub-Signature-256.
+// validating each message object against Meta's documentation, and the webhooks Meta posts,
+// signed with X-Hub-Signature-256 (HMAC-SHA256 of the raw body with the app secret). Each rule
+// names its page:
+// - text ≤ 4 096 characters (https://developers.facebook.com/docs/whatsapp/cloud-api/messages/text-messages);
+// - interactive reply buttons: body ≤ 1 024, 1 to 3 buttons, titles ≤ 20, unique ids ≤ 256
+//   (https://developers.facebook.com/docs/whatsapp/cloud-api/messages/interactive-reply-buttons-messages);
+//   a list: ≤ 10 rows, titles ≤ 24, descriptions ≤ 72, button ≤ 20
+//   (https://developers.facebook.com/docs/whatsapp/cloud-api/messages/interactive-list-messages);
+// - a template only by an approved name, its parameters as the template declares them (one body
+//   parameter on one line; one `quick_reply` button component per quick reply it has, indexes from
+//   0, each payload ≤ 128), else 132000 "Number of parameters does not match"
+//   (https://developers.facebook.com/docs/whatsapp/cloud-api/guides/send-message-templates);
+// - the 24-hour customer service window: anything but a template to someone who has not written
+//   answers 131047 (https://developers.facebook.com/docs/whatsapp/cloud-api/guides/send-messages#customer-service-windows);
+// - errors as the error-code reference gives them, with their HTTP status: 130429 (429)
+//   throughput, 131056 (400) pair rate, 131000 (500) something went wrong, 131047 (400)
+//   re-engagement (https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes);
+// - webhooks: a learner's message in `value.messages[]` (a tap on a template quick reply is
+//   type `button` with its payload, a reply button `interactive.button_reply`, both with
+//   `context.id` the wamid tapped on), a status of ours in `value.statuses[]` (sent, delivered,
+//   read, failed with `errors[]`) (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components).
 
 export const GRAPH_VERSION = 'v21.0';
+const BUSINESS_NUMBER = '15550100100';
 
 export type WhatsAppMessage = { id: string; to: string; type: string } & Record<string, any>;
 
@@ -22,6 +38,7 @@ export const startFakeWhatsApp = async ({
   phoneNumberId = '106540352242922',
   businessAccountId = '102290129340398',
   templateName = 'ccp_new_lesson',
+  invitationTemplateName = 'ccp_invitation',
   onMessage,
 }: {
   token?: string;
@@ -29,6 +46,8 @@ export const startFakeWhatsApp = async ({
   phoneNumberId?: string;
   businessAccountId?: string;
   templateName?: string;
+  /** The approved invitation template: the course's name, then Join and Decline quick replies. */
+  invitationTemplateName?: string;
   /** Called with each message taken, before the answer goes back (bench/delivery.ts kills there). */
   onMessage?: (message: WhatsAppMessage) => void;
 } = {}) => {
@@ -37,7 +56,18 @@ export const startFakeWhatsApp = async ({
   /** wa_ids that wrote to the business (their window is open). */
   const wrote = new Set<string>();
   const prefix = `/${GRAPH_VERSION}`;
-  let rateLimited = 0;
+  /** Approved templates and how many quick-reply buttons each declares. */
+  const templates = new Map([
+    [templateName, { quickReplies: 1 }],
+    [invitationTemplateName, { quickReplies: 2 }],
+  ]);
+  /** Errors the next matching sends answer, in order (error-code reference, with their status). */
+  const faults: {
+    status: number;
+    code: number;
+    message: string;
+    match: (json: Record<string, any>) => boolean;
+  }[] = [];
 
   const problemsOf = (json: Record<string, any>): string[] => {
     const problems: string[] = [];
@@ -78,7 +108,8 @@ export const startFakeWhatsApp = async ({
       } else problems.push(`interactive.type ${interactive.type}`);
     } else if (json.type === 'template') {
       const template = json.template ?? {};
-      if (template.name !== templateName) problems.push(`template ${template.name} not approved`);
+      const declared = templates.get(template.name);
+      if (!declared) problems.push(`template ${template.name} not approved`);
       if (!['en', 'it', 'de'].includes(template.language?.code)) problems.push('language');
       const components = (template.components ?? []) as any[];
       const body = components.find((component) => component.type === 'body');
@@ -88,8 +119,12 @@ export const startFakeWhatsApp = async ({
         const text = String(param.text ?? '');
         if (/[\n\t]| {5}/.test(text) || text.length === 0) problems.push('parameter text');
       }
-      for (const button of components.filter((component) => component.type === 'button')) {
-        if (button.sub_type !== 'quick_reply' || button.index !== '0') problems.push('button');
+      const buttons = components.filter((component) => component.type === 'button');
+      const indexes = buttons.map((button) => String(button.index)).sort();
+      const expected = Array.from({ length: declared?.quickReplies ?? 0 }, (_, i) => String(i));
+      if (declared && indexes.join() !== expected.join()) problems.push('132000');
+      for (const button of buttons) {
+        if (button.sub_type !== 'quick_reply') problems.push('button');
         const payload = String(button.parameters?.[0]?.payload ?? '');
         if (payload.length === 0 || payload.length > 128) problems.push('payload');
       }
@@ -115,16 +150,25 @@ export const startFakeWhatsApp = async ({
     }
     if (request.method === 'GET' && path === `${prefix}/${businessAccountId}/message_templates`) {
       const name = url.searchParams.get('name');
-      const all = [{ name: templateName, status: 'APPROVED', language: 'en', category: 'UTILITY' }];
+      const all = [...templates.keys()].map((item) => ({
+        name: item,
+        status: 'APPROVED',
+        language: 'en',
+        category: 'UTILITY',
+      }));
       return sendJson(response, 200, { data: all.filter((item) => !name || item.name === name) });
     }
     if (request.method === 'POST' && path === `${prefix}/${phoneNumberId}/messages`) {
-      if (rateLimited > 0) {
-        rateLimited -= 1;
-        // Throughput over the number's level: 130429, with no Retry-After (Meta sends none).
-        return graphError(429, 130429, '(#130429) Rate limit hit');
-      }
       const json = JSON.parse(body) as Record<string, any>;
+      const fault = faults.findIndex((item) =>
+        item.match({ ...json, to: String(json.to ?? '').replace(/^\+/, '') }),
+      );
+      if (fault >= 0) {
+        // Meta sends no Retry-After with its rate limits.
+        const [{ status, code, message }] = faults.splice(fault, 1) as [(typeof faults)[number]];
+        refused.push({ problems: [String(code)] });
+        return graphError(status, code, `(#${code}) ${message}`);
+      }
       const problems = problemsOf(json);
       if (problems.includes('131047')) {
         refused.push({ problems });
@@ -132,6 +176,14 @@ export const startFakeWhatsApp = async ({
           400,
           131047,
           'Re-engagement message: more than 24 hours have passed since the recipient last replied.',
+        );
+      }
+      if (problems.includes('132000')) {
+        refused.push({ problems });
+        return graphError(
+          400,
+          132000,
+          '(#132000) Number of parameters does not match the expected number of params',
         );
       }
       if (problems.length > 0) {
@@ -151,13 +203,8 @@ export const startFakeWhatsApp = async ({
     return graphError(404, 100, `Unsupported ${request.method} request ${path}`);
   });
 
-  /** The webhook Meta posts when `from` writes: `content` is one message object's own part. */
-  const inbound = (
-    from: string,
-    content: Record<string, unknown>,
-    { secret = appSecret, id = `wamid.${randomUUID()}` }: { secret?: string; id?: string } = {},
-  ) => {
-    wrote.add(from);
+  /** A webhook as Meta posts it: `value` is the change's value besides its product and metadata. */
+  const webhook = (value: Record<string, unknown>, secret = appSecret) => {
     const body = JSON.stringify({
       object: 'whatsapp_business_account',
       entry: [
@@ -168,11 +215,8 @@ export const startFakeWhatsApp = async ({
               field: 'messages',
               value: {
                 messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '15550100100', phone_number_id: phoneNumberId },
-                contacts: [{ profile: { name: 'Learner' }, wa_id: from }],
-                messages: [
-                  { from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...content },
-                ],
+                metadata: { display_phone_number: BUSINESS_NUMBER, phone_number_id: phoneNumberId },
+                ...value,
               },
             },
           ],
@@ -188,6 +232,24 @@ export const startFakeWhatsApp = async ({
     };
   };
 
+  /** The webhook Meta posts when `from` writes: `content` is one message object's own part. */
+  const inbound = (
+    from: string,
+    content: Record<string, unknown>,
+    { secret = appSecret, id = `wamid.${randomUUID()}` }: { secret?: string; id?: string } = {},
+  ) => {
+    wrote.add(from);
+    return webhook(
+      {
+        contacts: [{ profile: { name: 'Learner' }, wa_id: from }],
+        messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...content }],
+      },
+      secret,
+    );
+  };
+  /** Our number as Meta writes it in webhooks (`metadata`, `context.from`). */
+  const tapOn = (message: WhatsAppMessage) => ({ from: BUSINESS_NUMBER, id: message.id });
+
   return {
     apiUrl: `${listening.baseUrl}${prefix}`,
     token,
@@ -195,23 +257,81 @@ export const startFakeWhatsApp = async ({
     phoneNumberId,
     businessAccountId,
     templateName,
+    invitationTemplateName,
     messages,
     refused,
     close: listening.close,
     inbound,
     /** The next `count` sends answer 429 with error 130429 (over the number's throughput). */
     rateLimit: (count: number) => {
-      rateLimited = count;
+      for (let i = 0; i < count; i += 1) {
+        faults.push({ status: 429, code: 130429, message: 'Rate limit hit', match: () => true });
+      }
     },
-    /** The learner taps the template's quick reply. */
+    /**
+     * The next send `match` accepts (`to` as the wa_id) answers Graph error `code` with its
+     * documented HTTP status:
+     * 131056 (400) pair rate limit hit, 131000 (500) something went wrong, 131047 (400)
+     * re-engagement message, 131026 (400) message undeliverable.
+     */
+    failNext: (code: number, match: (json: Record<string, any>) => boolean = () => true) => {
+      const known: Record<number, [number, string]> = {
+        131056: [400, '(Business Account, Consumer Account) pair rate limit hit'],
+        131000: [500, 'Something went wrong'],
+        131047: [400, 'Re-engagement message'],
+        131026: [400, 'Message undeliverable'],
+      };
+      const [status, message] = known[code] ?? [400, 'Error'];
+      faults.push({ status, code, message, match });
+    },
+    /** The learner's 24-hour window closes (more than a day since they last wrote). */
+    closeWindow: (waId: string) => {
+      wrote.delete(waId);
+    },
+    /** Meta reports what became of a message of ours (`statuses[]`); `failed` with its error. */
+    status: (
+      message: WhatsAppMessage,
+      status: 'sent' | 'delivered' | 'read' | 'failed',
+      { errorCode, timestamp = new Date() }: { errorCode?: number; timestamp?: Date } = {},
+    ) =>
+      webhook({
+        statuses: [
+          {
+            id: message.id,
+            status,
+            timestamp: String(Math.floor(timestamp.getTime() / 1000)),
+            recipient_id: message.to,
+            ...(status === 'failed'
+              ? {
+                  errors: [
+                    {
+                      code: errorCode ?? 131026,
+                      title: 'Message undeliverable',
+                      message: 'Message undeliverable',
+                      error_data: { details: 'Message Undeliverable.' },
+                    },
+                  ],
+                }
+              : {}),
+          },
+        ],
+      }),
+    /** The learner taps quick reply `index` of a template (a lesson's Start; Join 0, Decline 1). */
     tapTemplate: (
       message: WhatsAppMessage,
-      options?: { secret?: string; from?: string; id?: string },
+      options?: { secret?: string; from?: string; id?: string; index?: number },
     ) => {
-      const button = (message.template.components as any[]).find((c) => c.type === 'button');
+      const index = String(options?.index ?? 0);
+      const button = (message.template.components as any[]).find(
+        (c) => c.type === 'button' && c.index === index,
+      );
       return inbound(
         options?.from ?? message.to,
-        { type: 'button', button: { text: 'Start', payload: button.parameters[0].payload } },
+        {
+          type: 'button',
+          context: tapOn(message),
+          button: { text: 'Start', payload: button.parameters[0].payload },
+        },
         options,
       );
     },
@@ -224,7 +344,11 @@ export const startFakeWhatsApp = async ({
       const reply = message.interactive.action.buttons[index].reply;
       return inbound(
         options?.from ?? message.to,
-        { type: 'interactive', interactive: { type: 'button_reply', button_reply: reply } },
+        {
+          type: 'interactive',
+          context: tapOn(message),
+          interactive: { type: 'button_reply', button_reply: reply },
+        },
         options,
       );
     },

@@ -13,6 +13,7 @@ const LABELS: Record<string, string> = {
   business_account_id: 'Business account ID',
   phone_number_id: 'Phone number ID',
   template_name: 'Approved template name',
+  invitation_template_name: 'Approved invitation template name',
   access_token: 'Access token',
   app_secret: 'App secret',
   verify_token: 'Webhook verify token',

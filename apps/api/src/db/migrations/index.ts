@@ -15,6 +15,7 @@ import * as learnersPaging from './0019_learners_paging.ts';
 import * as outboxDeliveryIndex from './0023_outbox_delivery_index.ts';
 import * as learnersOrderIndexes from './0024_learners_order_indexes.ts';
 import * as deliveryOutcomes from './0025_delivery_outcomes.ts';
+import * as channelMessages from './0026_channel_messages.ts';
 import * as teamsReferences from './0027_teams_references.ts';
 import * as connectionKeyUnique from './0028_connection_key_unique.ts';
 
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0023_outbox_delivery_index': outboxDeliveryIndex,
   '0024_learners_order_indexes': learnersOrderIndexes,
   '0025_delivery_outcomes': deliveryOutcomes,
+  '0026_channel_messages': channelMessages,
   '0027_teams_references': teamsReferences,
   '0028_connection_key_unique': connectionKeyUnique,
 };

@@ -41,6 +41,7 @@ const DETAIL_KEYS = [
   'bot_id',
   'display_phone_number',
   'template_status',
+  'invitation_template_status',
   'client_email',
   'endpoint_url',
 ] as const;

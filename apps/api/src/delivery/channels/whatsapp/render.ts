@@ -215,3 +215,37 @@ export const renderWhatsAppTemplate = (
       ],
     },
   });
+
+/**
+ * An invitation outside the window: the approved invitation template ("{{1}}" the course's name)
+ * with its two quick replies, Join (index 0) and Decline (index 1), carrying back the opt-in
+ * answer itself, so one tap enrols or declines without waiting for the window.
+ */
+export const renderWhatsAppInvitationTemplate = (
+  message: ChannelMessage,
+  templateName: string,
+): RenderedPayload =>
+  envelope(message.recipient.address, {
+    type: 'template',
+    template: {
+      name: templateName,
+      language: { code: message.language },
+      components: [
+        {
+          type: 'body',
+          parameters: [
+            {
+              type: 'text',
+              text: truncate(oneLine(message.courseName), WHATSAPP_LIMITS.templateParam),
+            },
+          ],
+        },
+        ...(['opted_in', 'declined'] as const).map((answer, index) => ({
+          type: 'button',
+          sub_type: 'quick_reply',
+          index: String(index),
+          parameters: [{ type: 'payload', payload: enrolmentCallback(message, answer) }],
+        })),
+      ],
+    },
+  });

@@ -14,6 +14,7 @@ import {
 } from '../../../delivery/connections.ts';
 import {
   handleWhatsAppMessage,
+  handleWhatsAppStatus,
   parseWhatsAppWebhook,
   verifyWhatsAppRequest,
 } from '../../../delivery/channels/whatsapp/inbound.ts';
@@ -212,14 +213,16 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  // WhatsApp: learners' messages and taps (signed with the app secret, X-Hub-Signature-256).
+  // WhatsApp: learners' messages and taps, and the statuses of ours (signed with the app
+  // secret, X-Hub-Signature-256).
   app.post(
     '/api/v1/webhooks/whatsapp',
     {
       config: { auth: false },
       schema: {
         tags: ['webhooks'],
-        summary: 'WhatsApp message: a learner tapped Start or an answer, or typed a number',
+        summary:
+          'WhatsApp message or status: a learner tapped Start, Join or an answer, or typed; a message of ours was delivered, read or failed',
       },
     },
     async (request, reply) => {
@@ -238,6 +241,10 @@ export const webhooksRoutes: FastifyPluginAsync = async (app) => {
         throw unsigned();
       }
       let status: string = 'ignored';
+      // Statuses first: they are idempotent, so a 503 below (Meta delivers again) repeats nothing.
+      for (const receipt of parsed.statuses) {
+        status = await handleWhatsAppStatus(app, connection, receipt);
+      }
       for (const message of parsed.messages) {
         status = await handleWhatsAppMessage(app, connection, message);
       }
