@@ -1,8 +1,11 @@
 import type {
   TCourse,
+  TCourseDeliveryFailure,
   TImportJob,
+  TLearnerCourseDelivery,
   TLearner,
   TLearnerReachability,
+  TResendRequest,
   TSubscriptionFunctionKey,
   TSyncLearnerListsResult,
   TUpgradeRequest,
@@ -69,6 +72,17 @@ export const createActions = (provider: CcpDataProvider, session?: Session) => {
       ),
     learnerReachability: (uuid: string) =>
       call<TLearnerReachability>(actionRequests.learnerReachability(uuid)),
+    learnerDeliveries: (uuid: string) =>
+      call<TLearnerCourseDelivery[]>(actionRequests.learnerDeliveries(uuid)),
+    courseDeliveryFailures: (uuid: string, classroomUuid?: string) =>
+      call<{ items: TCourseDeliveryFailure[]; resendable: boolean }>(
+        actionRequests.courseDeliveryFailures(uuid, classroomUuid),
+      ),
+    resendCourseSends: (uuid: string, request: TResendRequest, classroomUuid?: string) =>
+      call<{ lessons: number; invitations: number }>(
+        actionRequests.resendCourseSends(uuid, classroomUuid),
+        request,
+      ),
     requestUpgrade: (requestedFunction: TSubscriptionFunctionKey) =>
       call<TUpgradeRequest>(actionRequests.requestUpgrade(), { requestedFunction }),
     usage: (key: TSubscriptionFunctionKey) => call<TUsage>(actionRequests.usage(key)),

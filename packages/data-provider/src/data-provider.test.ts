@@ -601,6 +601,26 @@ describe('dataProvider: custom and actions', () => {
     ]);
   });
 
+  it('createActions: a learner’s sends, a course’s failures and resending them, in any classroom', async () => {
+    const { provider, requests } = setup({
+      'GET /api/v1/learners/l1/deliveries': { data: [] },
+      [`GET ${COURSES}/c1/delivery-failures`]: { data: { items: [], resendable: true } },
+      'POST /api/v1/classrooms/room-2/courses/c1/resend': { data: { lessons: 2, invitations: 0 } },
+    });
+    const actions = createActions(provider);
+    expect(await actions.learnerDeliveries('l1')).toEqual([]);
+    expect(await actions.courseDeliveryFailures('c1')).toEqual({ items: [], resendable: true });
+    expect(await actions.resendCourseSends('c1', { all_failed: true }, 'room-2')).toEqual({
+      lessons: 2,
+      invitations: 0,
+    });
+    expect(requests().map((call) => [call.method, call.path, call.options.body])).toEqual([
+      ['GET', '/api/v1/learners/l1/deliveries', undefined],
+      ['GET', `${COURSES}/c1/delivery-failures`, undefined],
+      ['POST', '/api/v1/classrooms/room-2/courses/c1/resend', { all_failed: true }],
+    ]);
+  });
+
   it('leaves failures to the caller with meta.errorFeedback "caller", but never the upgrade modal or a logout', async () => {
     const { provider, requests } = setup({
       [`POST ${COURSES}/c1/clone`]: { data: { uuid: 'c2' } },

@@ -231,7 +231,12 @@ export type TLessonSend = z.infer<typeof ZLessonSendSchema>;
 
 /** The learner's part in one course: the opt-in invitation and each lesson day. */
 export const ZLearnerCourseDeliverySchema = z.object({
-  course: z.object({ uuid: ZUuidSchema, name: z.string(), status: z.string() }),
+  course: z.object({
+    uuid: ZUuidSchema,
+    classroom_uuid: ZUuidSchema,
+    name: z.string(),
+    status: z.string(),
+  }),
   enrollment: z.object({
     uuid: ZUuidSchema,
     status: z.enum(ENROLLMENT_STATUSES),

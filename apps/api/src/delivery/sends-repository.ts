@@ -16,6 +16,7 @@ export type LearnerCourseRow = {
   invitation_retry_at: string | null;
   invited: boolean;
   course_uuid: string;
+  classroom_uuid: string;
   course_name: string;
   course_status: string;
   creator_uuid: string | null;
@@ -73,6 +74,7 @@ export const sendsRepository = {
         'e.invitation_failure_detail',
         'e.invitation_retry_at',
         'c.uuid as course_uuid',
+        'c.classroom_uuid',
         'c.name as course_name',
         'c.status as course_status',
         'c.creator_uuid',

@@ -204,6 +204,8 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
         course_uuid: course.uuid,
         learner_uuid: learner.uuid,
       };
+      // This enrolment's events are the ones pushed from here on.
+      const eventsFrom = events.length;
       const event = (
         type: string,
         at: number,
@@ -339,6 +341,12 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
         }
       });
 
+      // An unreachable learner's lessons of a running course never reached them: the provider
+      // refused each one, and the learner page and the course report say why (issue 25).
+      if (learner.reachability === 'unreachable' && course.status !== 'delivered') {
+        failUnreachable(rows, channel, events, eventsFrom);
+      }
+
       const allSent = rows.length > 0 && rows.every((row) => row.status === 'sent');
       const lastSent = rows.reduce<string | null>(
         (last, row) => (row.sent_at && (!last || row.sent_at > last) ? row.sent_at : last),
@@ -364,4 +372,56 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
   await insertAll(trx, 'lesson_deliveries', deliveries);
   await insertAll(trx, 'learner_events', events);
   return { enrolments: enrolments.length, deliveries: deliveries.length, events: events.length };
+};
+
+/** What each provider answers for a learner it cannot reach: the reason and its own words. */
+const UNREACHABLE: Record<string, { reason: string; detail: string }> = {
+  slack: {
+    reason: 'learner_not_found',
+    detail: 'users_not_found: An API error occurred: users_not_found',
+  },
+  'ms-teams': {
+    reason: 'app_not_installed',
+    detail: 'not_installed: the learner has not installed the app',
+  },
+  whatsapp: { reason: 'undeliverable', detail: '131026: Message undeliverable' },
+  webex: {
+    reason: 'learner_not_found',
+    detail: 'person_not_found: no Webex person with this e-mail',
+  },
+  'google-chat': {
+    reason: 'app_not_installed',
+    detail: 'app_not_added: the learner has not added the app',
+  },
+};
+
+/** Turns the sends of an unreachable learner into failures, with no receipts or answers. */
+const failUnreachable = (
+  rows: Insertable<Database['lesson_deliveries']>[],
+  channel: string,
+  events: Insertable<Database['learner_events']>[],
+  eventsFrom: number,
+) => {
+  const why = UNREACHABLE[channel] ?? { reason: 'provider_error', detail: 'error' };
+  const failed = new Set<string>();
+  for (const row of rows) {
+    if (row.status !== 'sent') continue;
+    failed.add(row.uuid);
+    Object.assign(row, {
+      status: 'failed',
+      sent_at: null,
+      delivered_at: null,
+      read_at: null,
+      answered_at: null,
+      answer_correct: null,
+      missed_at: null,
+      reminders_sent: 0,
+      failure_code: why.reason,
+      failure_detail: why.detail,
+    });
+  }
+  for (let index = events.length - 1; index >= eventsFrom; index -= 1) {
+    const uuid = events[index]!.delivery_uuid;
+    if (uuid && failed.has(uuid)) events.splice(index, 1);
+  }
 };

@@ -17,6 +17,9 @@ export const COURSES_PATH = '/api/v1/classrooms/{classroomUuid}/courses';
 type ActionRequest = Pick<CustomParams, 'url' | 'method'>;
 
 const coursesPath = (context: ResourceContext) => fillPath(COURSES_PATH, context);
+/** A named classroom's courses (a learner's courses may be in any), else the current one's. */
+const coursesOf = (classroomUuid: string | undefined) =>
+  classroomUuid ? `/api/v1/classrooms/${segment(classroomUuid)}/courses` : COURSES_PATH;
 
 /** Multipart for the course Intro step; the cover goes as image.png (spec §5). */
 const introForm = (fields: Record<string, unknown>, image: unknown): FormData => {
@@ -100,4 +103,16 @@ export const courseActionRequests = {
     ({ url: `${COURSES_PATH}/${segment(uuid)}/soft`, method: 'delete' }) satisfies ActionRequest,
   restoreCourse: (uuid: string) =>
     ({ url: `${COURSES_PATH}/${segment(uuid)}/restore`, method: 'post' }) satisfies ActionRequest,
+  /** The course's lessons and invitations that did not go; `classroomUuid`: else the current one. */
+  courseDeliveryFailures: (uuid: string, classroomUuid?: string) =>
+    ({
+      url: `${coursesOf(classroomUuid)}/${segment(uuid)}/delivery-failures`,
+      method: 'get',
+    }) satisfies ActionRequest,
+  /** Payload `{ lessons?, invitations? }` or `{ all_failed: true }`. */
+  resendCourseSends: (uuid: string, classroomUuid?: string) =>
+    ({
+      url: `${coursesOf(classroomUuid)}/${segment(uuid)}/resend`,
+      method: 'post',
+    }) satisfies ActionRequest,
 };

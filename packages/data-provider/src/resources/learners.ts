@@ -120,4 +120,10 @@ export const learnerActionRequests = {
       url: `/api/v1/learners/${segment(uuid)}/reachability`,
       method: 'get',
     }) satisfies ActionRequest,
+  /** What was sent to the learner per course, and why what failed did not go. */
+  learnerDeliveries: (uuid: string) =>
+    ({
+      url: `/api/v1/learners/${segment(uuid)}/deliveries`,
+      method: 'get',
+    }) satisfies ActionRequest,
 };

@@ -26,6 +26,7 @@ import { formatDate, formatDuration, formatPercent } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { CourseStatus } from '../courses/components/course-status.tsx';
 import { LearnerState, Reachability } from './components/learner-badges.tsx';
+import { LearnerSends } from './components/learner-sends.tsx';
 import { useLearnerActions } from './components/use-learner-actions.ts';
 
 const STATE_ICONS: Record<TAssessmentState, ReactNode> = {
@@ -285,6 +286,7 @@ export const LearnerShow = () => {
           </section>
         ))
       )}
+      <LearnerSends learnerUuid={learner.uuid} />
     </section>
   );
 };

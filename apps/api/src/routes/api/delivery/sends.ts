@@ -74,6 +74,7 @@ export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
           return {
             course: {
               uuid: course.course_uuid,
+              classroom_uuid: course.classroom_uuid,
               name: course.course_name,
               status: course.course_status,
             },
