@@ -1,8 +1,11 @@
+import { MESSAGES } from '@ccp/schemas';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import IT from '../../../../locales/it.json' with { type: 'json' };
 import { renderWebexMessages } from '../../src/delivery/channels/webex/render.ts';
 import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
-import { enrolmentsOf } from '../fixtures/delivery.ts';
+import { authHeaders, enrolmentsOf } from '../fixtures/delivery.ts';
+import { call } from '../helper.ts';
 import { adaptiveCardProblems } from '../fakes/adaptive-cards.ts';
 import { startFakeWebex } from '../fakes/webex.ts';
 import type { FakeWebex, WebexMessage } from '../fakes/webex.ts';
@@ -208,6 +211,55 @@ describe('Webex delivery', async () => {
       failure_code: 'learner_not_found',
     });
     expect(fake.refused).toEqual([]);
+  });
+});
+
+// Webex posts card submits only to "a publicly reachable HTTPS receiver"
+// (https://developer.webex.com/docs/register-and-manage-webhooks): without one the channel would
+// show connected while no answer could ever come back, so connecting is refused with the reason.
+describe('Webex connection without a public https address', async () => {
+  const fake = await startFakeWebex();
+  afterAll(() => fake.close());
+  const fields = { bot_token: fake.token, webhook_secret: WEBHOOK_SECRET };
+
+  it.each([
+    [null, MESSAGES.webexPublicUrlMissing, IT.validation.webexPublicUrlMissing],
+    [
+      'http://ccp.example.test',
+      MESSAGES.webexPublicUrlNotHttps,
+      IT.validation.webexPublicUrlNotHttps,
+    ],
+  ])(
+    'refuses to connect with CCP_PUBLIC_URL %s, saying why',
+    async (publicUrl, english, italian) => {
+      const world = await channelWorld('webex', { webex: { apiUrl: fake.apiUrl, publicUrl } });
+      const refused = await world.connect(fields);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json.error.message).toBe(english);
+      expect((await world.connect(fields, { language: 'it' })).json.error.message).toBe(italian);
+      const tested = await call(world.app, {
+        method: 'POST',
+        url: '/api/v1/channel-connections/webex/test',
+        headers: await authHeaders(world.app, world.world),
+      });
+      expect(tested.statusCode).toBe(409);
+      expect(fake.hooks).toEqual([]);
+      expect(await world.app.db.selectFrom('channel_connections').selectAll().execute()).toEqual(
+        [],
+      );
+      await world.app.close();
+    },
+  );
+
+  it('connects with plain http on this machine (127.0.0.1), for tests and a local run', async () => {
+    const world = await channelWorld('webex', {
+      webex: { apiUrl: fake.apiUrl, publicUrl: 'http://127.0.0.1:8080' },
+    });
+    expect((await world.connect(fields)).json.data).toMatchObject({ status: 'connected' });
+    expect(fake.hooks).toMatchObject([
+      { targetUrl: 'http://127.0.0.1:8080/api/v1/webhooks/webex', secret: WEBHOOK_SECRET },
+    ]);
+    await world.app.close();
   });
 });
 

@@ -1,3 +1,5 @@
+import { MESSAGES } from '@ccp/schemas';
+
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
@@ -62,6 +64,26 @@ const codeOf = () => undefined;
 const api = (settings: ChannelSettings['webex'], path: string) => `${settings.apiUrl}${path}`;
 
 export const WEBHOOK_NAME = 'ccp-answers';
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * Where Webex posts card submits: this server's public address (CCP_PUBLIC_URL), which Webex
+ * reaches only over https ("a publicly reachable HTTPS receiver",
+ * https://developer.webex.com/docs/register-and-manage-webhooks); plain http only on this machine
+ * (127.0.0.1, localhost), for tests and a local run. Without it no answer ever comes back, so the
+ * connection is refused with the reason.
+ */
+export const webexWebhookUrl = (
+  settings: ChannelSettings['webex'],
+): string | { refused: string } => {
+  if (!settings.publicUrl) return { refused: MESSAGES.webexPublicUrlMissing };
+  const url = new URL(settings.publicUrl);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+    return { refused: MESSAGES.webexPublicUrlNotHttps };
+  }
+  return `${settings.publicUrl.replace(/\/+$/, '')}/api/v1/webhooks/webex`;
+};
 
 const token = (connection: Connection) => connection.secrets.bot_token ?? '';
 
@@ -137,40 +159,39 @@ export const createWebexConnector = (settings: ChannelSettings['webex']): Connec
       return { providerMessageId: state.ids.at(-1) ?? '', payload: asOnePayload(state.parts) };
     },
     test: async (connection) => {
+      const targetUrl = webexWebhookUrl(settings);
+      if (typeof targetUrl !== 'string') throw new Error(targetUrl.refused);
       const me = await callJson<{ id: string; displayName?: string }>({
         url: api(settings, '/v1/people/me'),
         token: token(connection),
         codeOf,
       });
-      if (settings.publicUrl) {
-        const targetUrl = `${settings.publicUrl.replace(/\/$/, '')}/api/v1/webhooks/webex`;
-        const hooks = await callJson<{ items: { id: string; name: string }[] }>({
-          url: api(settings, '/v1/webhooks'),
-          token: token(connection),
-          codeOf,
-        });
-        for (const hook of hooks.items.filter((item) => item.name === WEBHOOK_NAME)) {
-          await callJson({
-            method: 'DELETE',
-            url: api(settings, `/v1/webhooks/${hook.id}`),
-            token: token(connection),
-            codeOf,
-          });
-        }
+      const hooks = await callJson<{ items: { id: string; name: string }[] }>({
+        url: api(settings, '/v1/webhooks'),
+        token: token(connection),
+        codeOf,
+      });
+      for (const hook of hooks.items.filter((item) => item.name === WEBHOOK_NAME)) {
         await callJson({
-          method: 'POST',
-          url: api(settings, '/v1/webhooks'),
+          method: 'DELETE',
+          url: api(settings, `/v1/webhooks/${hook.id}`),
           token: token(connection),
-          body: {
-            name: WEBHOOK_NAME,
-            targetUrl,
-            resource: 'attachmentActions',
-            event: 'created',
-            secret: connection.secrets.webhook_secret,
-          },
           codeOf,
         });
       }
+      await callJson({
+        method: 'POST',
+        url: api(settings, '/v1/webhooks'),
+        token: token(connection),
+        body: {
+          name: WEBHOOK_NAME,
+          targetUrl,
+          resource: 'attachmentActions',
+          event: 'created',
+          secret: connection.secrets.webhook_secret,
+        },
+        codeOf,
+      });
       return { providerKey: me.id, providerIds: { bot_id: me.id, bot_name: me.displayName ?? '' } };
     },
     classifyError: classifyWebexError,
