@@ -168,6 +168,10 @@ export const MESSAGES = {
     'Another company is already connected to this provider account: check the id you entered, or ask the provider’s administrator which company it belongs to.',
   googleChatPublicUrlMissing:
     'The HTTP endpoint URL audience needs the server’s public address (CCP_PUBLIC_URL): ask whoever runs the server to set it, or choose the project number audience.',
+  webexPublicUrlMissing:
+    'Webex sends learners’ answers to this server’s public address, and none is set (CCP_PUBLIC_URL): ask whoever runs the server to set its https address, then connect again.',
+  webexPublicUrlNotHttps:
+    'Webex sends learners’ answers only to an https address, and this server’s public address (CCP_PUBLIC_URL) is not one: ask whoever runs the server to set its https address, then connect again.',
   secretsKeyMissing:
     'The server has no key to store secrets (CCP_SECRETS_KEY): ask whoever runs it to set one.',
   webhookSignatureInvalid:

@@ -11,7 +11,7 @@ export type ChannelSettings = {
   webex: {
     /** REST base, without /v1. */
     apiUrl: string;
-    /** This server's public URL, where Webex posts card submits (CCP_PUBLIC_URL, read by config.ts); unset: no webhook is registered. */
+    /** This server's public URL, where Webex posts card submits (CCP_PUBLIC_URL, read by config.ts); unset: Webex cannot be connected. */
     publicUrl: string | null;
   };
   teams: {

@@ -56,12 +56,13 @@ const PROVIDER_CODES: Record<TChannelKey, Readonly<Record<string, TDeliveryFailu
     service_account_invalid: 'auth_failed',
     message_invalid: 'message_rejected',
   },
-  // https://developer.webex.com/docs/basics (HTTP status codes; `errors[].description`)
+  // channels/webex/client.ts WEBEX_STATUSES names Webex's response codes
+  // (https://developer.webex.com/docs/api/v1/messages/create-a-message, "Response Codes")
   webex: {
     person_not_found: 'learner_not_found',
-    http_401: 'auth_failed',
-    http_403: 'auth_failed',
-    http_400: 'message_rejected',
+    token_invalid: 'auth_failed',
+    forbidden: 'auth_failed',
+    message_invalid: 'message_rejected',
   },
 };
 

@@ -188,9 +188,12 @@ describe('renderPayload: one message, five channel payloads', () => {
     ]);
   });
 
-  it('Webex: /v1/messages markdown to the person’s e-mail, answers on an Adaptive Card 1.3', () => {
+  it('Webex: /v1/messages markdown to the person’s e-mail, then the question on an Adaptive Card 1.3 of its own', () => {
     const payload = renderPayload('webex', message({ channel: 'webex' })) as any;
     expect(payload.toPersonEmail).toBe('ada@example.test');
+    // The lesson's text goes without a card: Webex clients that render a card hide the message's
+    // text (https://developer.webex.com/docs/api/guides/cards), so the card is a second message.
+    expect(payload.attachments).toBeUndefined();
     expect(payload.markdown).toBe(
       [
         '## Anchoring',
@@ -201,8 +204,14 @@ describe('renderPayload: one message, five channel payloads', () => {
         'Open with a **precise** figure & _justify_ it.\n\n• Research first\n• See [the guide](https://example.com/anchor)',
         '',
         '[Open the material](https://example.com/video)',
-        '',
-        '---',
+      ].join('\n'),
+    );
+    const [question, ...more] = payload.continued;
+    expect(more).toEqual([]);
+    expect(question.toPersonEmail).toBe('ada@example.test');
+    // Its fallback, for clients without cards: the question and its answers.
+    expect(question.markdown).toBe(
+      [
         '**Question:** Who should anchor first?',
         '1. The better prepared side',
         '2. Always the buyer',
@@ -215,7 +224,7 @@ describe('renderPayload: one message, five channel payloads', () => {
       body: { type: string; choices?: { title: string; value: string }[] }[];
       actions: unknown[];
     };
-    const card = payload.attachments[0].content as Card;
+    const card = question.attachments[0].content as Card;
     expect(card.version).toBe('1.3');
     const choices = card.body.find((element) => element.type === 'Input.ChoiceSet')?.choices ?? [];
     expect(choices.map((choice) => [choice.title, choice.value])).toEqual([

@@ -1,25 +1,41 @@
+import { MESSAGES } from '@ccp/schemas';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import IT from '../../../../locales/it.json' with { type: 'json' };
 import { renderWebexMessages } from '../../src/delivery/channels/webex/render.ts';
 import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
+import { authHeaders, enrolmentsOf } from '../fixtures/delivery.ts';
+import { call } from '../helper.ts';
 import { adaptiveCardProblems } from '../fakes/adaptive-cards.ts';
 import { startFakeWebex } from '../fakes/webex.ts';
+import type { FakeWebex, WebexMessage } from '../fakes/webex.ts';
 
-// Webex end to end against a fake Webex on 127.0.0.1: connecting registers the signed webhook,
-// the scheduler sends the lesson with its Adaptive Card 1.3, the learner submits an answer,
-// the signed notification is verified, the submit fetched, and Insights counts it.
+// Webex end to end against a fake Webex on 127.0.0.1 (test/fakes/webex.ts, which cites Webex's
+// pages for each rule): connecting registers the signed webhook at this server's https address,
+// the scheduler sends the lesson's text and then its Adaptive Card 1.3 as a message of its own,
+// the learner submits an answer, the signed notification is verified, the submit fetched, and
+// Insights counts it.
 
 const WEBHOOK_SECRET = 'webex-webhook-secret';
+
+const sentTo = (fake: FakeWebex, personId: string) =>
+  fake.messages.filter((message) => message.toPersonId === personId);
+
+/** The message of a lesson that carries its question card (the one answers come from). */
+const cardTo = (fake: FakeWebex, personId: string): WebexMessage =>
+  sentTo(fake, personId).find((message) => message.attachments.length > 0)!;
 
 describe('Webex delivery', async () => {
   const fake = await startFakeWebex();
   afterAll(() => fake.close());
   const {
+    app,
     connect,
     webhook: submit,
     enrol,
     tickAt,
     answersOfDay,
+    deliveriesOfDay,
     insightsOf,
     learnerDay,
   } = await channelWorld('webex', {
@@ -51,9 +67,7 @@ describe('Webex delivery', async () => {
     expect(result).toMatchObject({ sent: 2, failed: 0 });
     expect(waits).toContain(2000);
     expect(fake.refused).toEqual([]);
-    const [first, second] = people.map((person) =>
-      fake.messages.find((message) => message.toPersonId === person.id)!,
-    );
+    const [first, second] = people.map((person) => cardTo(fake, person.id));
     expect(first!.attachments[0]!.content.version).toBe('1.3');
 
     expect(
@@ -79,11 +93,65 @@ describe('Webex delivery', async () => {
     expect(await insightsOf(course)).toMatchObject({ completionRate: 100, successRate: 50 });
   });
 
+  // Webex clients that render a card show the card and hide the message's text, which is only the
+  // fallback for clients without cards (https://developer.webex.com/docs/api/guides/cards): the
+  // lesson must be a message with no card, the question a card message of its own.
+  it('sends the lesson text as a message of its own, then the question card with the question as its fallback', async () => {
+    const { course, learners } = await enrol([{}]);
+    const person = fake.addPerson(learners[0]!.email!);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1, failed: 0 });
+    const [text, card, ...more] = sentTo(fake, person.id);
+    expect(more).toEqual([]);
+    expect(text!.attachments).toEqual([]);
+    expect(text!.markdown).toMatch(/^## /);
+    expect(card!.attachments).toHaveLength(1);
+    const question = card!.attachments[0]!.content.body[0].text as string;
+    expect(card!.markdown).toContain(question);
+    expect(text!.markdown).not.toContain(question);
+    // Answers refer to the card: it is the message recorded for the lesson.
+    expect((await deliveriesOfDay(course))[0]).toMatchObject({
+      status: 'sent',
+      provider_message_id: card!.id,
+    });
+  });
+
+  it('a 429 on the question card retries the card only: the lesson text is not posted twice', async () => {
+    const { learners } = await enrol([{}]);
+    const person = fake.addPerson(learners[0]!.email!);
+    fake.failNext(429, (json) => json.toPersonId === person.id && !!json.attachments, 2);
+    const waits: number[] = [];
+    const result = await tickAt(DAY1, { sleep: async (ms) => void waits.push(ms) });
+    expect(result).toMatchObject({ sent: 1, failed: 0 });
+    expect(waits).toEqual([2000]);
+    expect(sentTo(fake, person.id).map((message) => message.attachments.length)).toEqual([0, 1]);
+  });
+
+  it('a long Retry-After on the card defers the lesson, and the next tick sends the card only', async () => {
+    const { course, learners } = await enrol([{}]);
+    const person = fake.addPerson(learners[0]!.email!);
+    fake.failNext(429, (json) => json.toPersonId === person.id && !!json.attachments, 120);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 0, deferred: 1 });
+    expect(sentTo(fake, person.id).map((message) => message.attachments.length)).toEqual([0]);
+    expect((await deliveriesOfDay(course))[0]).toMatchObject({
+      status: 'scheduled',
+      sent_at: null,
+    });
+
+    const later = new Date(Date.parse(DAY1) + 3 * 60_000).toISOString();
+    expect(await tickAt(later)).toMatchObject({ sent: 1, failed: 0 });
+    const messages = sentTo(fake, person.id);
+    expect(messages.map((message) => message.attachments.length)).toEqual([0, 1]);
+    expect((await deliveriesOfDay(course))[0]).toMatchObject({
+      status: 'sent',
+      provider_message_id: messages[1]!.id,
+    });
+  });
+
   it('takes an open answer typed in the card', async () => {
     const { course, learners } = await enrol([{}], { openAnswerDays: [1] });
     const person = fake.addPerson(learners[0]!.email!);
     expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
-    const sent = fake.messages.find((message) => message.toPersonId === person.id)!;
+    const sent = cardTo(fake, person.id);
     const words = 'Prepare three questions.';
     expect((await submit(fake.submitRequest(sent, { text: words }))).json).toEqual({
       status: 'recorded',
@@ -93,10 +161,110 @@ describe('Webex delivery', async () => {
       answer: words,
     });
   });
+
+  it('an invitation goes as one card with its text, and Join on it enrols the learner', async () => {
+    const { course, learners } = await enrol([{}], {
+      distribution: { disabled_enrolment_opt_in: false },
+    });
+    const person = fake.addPerson(learners[0]!.email!);
+    expect(await tickAt(DAY1)).toMatchObject({ invitations: 1 });
+    const [invitation, ...more] = sentTo(fake, person.id);
+    expect(more).toEqual([]);
+    expect(invitation!.attachments).toHaveLength(1);
+    expect((await submit(fake.submitRequest(invitation!, {}))).json).toEqual({
+      status: 'recorded',
+    });
+    expect((await enrolmentsOf(app, course))[0]).toMatchObject({ status: 'enrolled' });
+  });
+
+  // The response codes of Webex's API pages: 503 "try again later" is retried; 401 (the bot's
+  // token revoked) fails with the reason a trainer can act on, Webex's own words kept as detail.
+  it('a 503 on the text is tried again; a 401 fails the lesson as auth_failed with Webex’s words', async () => {
+    const { course, learners } = await enrol([{}, {}]);
+    const [retried, refused] = learners.map((learner) => fake.addPerson(learner.email!));
+    fake.failNext(503, (json) => json.toPersonId === retried!.id);
+    fake.failNext(401, (json) => json.toPersonId === refused!.id);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1, failed: 1 });
+    expect(sentTo(fake, retried!.id).map((message) => message.attachments.length)).toEqual([0, 1]);
+    expect(sentTo(fake, refused!.id)).toEqual([]);
+    const rows = await deliveriesOfDay(course);
+    const failed = rows.find((row) => row.learner_uuid === learners[1]!.uuid)!;
+    expect(failed).toMatchObject({ status: 'failed', sent_at: null, failure_code: 'auth_failed' });
+    expect(failed.failure_detail).toContain('Fault 401');
+  });
+
+  // https://developer.webex.com/docs/api/v1/people/list-people answers no `items` for an e-mail
+  // that is no Webex person: that fails the send for good, with the reason a trainer is told.
+  it('an e-mail that is no Webex person fails the invitation and the lesson as learner_not_found', async () => {
+    const invited = await enrol([{}], { distribution: { disabled_enrolment_opt_in: false } });
+    const direct = await enrol([{}]);
+    expect(await tickAt(DAY1)).toMatchObject({ invitations: 0, sent: 0, failed: 1 });
+    expect((await enrolmentsOf(app, invited.course))[0]).toMatchObject({
+      status: 'invited',
+      invitation_sent_at: null,
+      invitation_failure_code: 'learner_not_found',
+      invitation_retry_at: null,
+    });
+    expect((await deliveriesOfDay(direct.course))[0]).toMatchObject({
+      status: 'failed',
+      sent_at: null,
+      failure_code: 'learner_not_found',
+    });
+    expect(fake.refused).toEqual([]);
+  });
+});
+
+// Webex posts card submits only to "a publicly reachable HTTPS receiver"
+// (https://developer.webex.com/docs/register-and-manage-webhooks): without one the channel would
+// show connected while no answer could ever come back, so connecting is refused with the reason.
+describe('Webex connection without a public https address', async () => {
+  const fake = await startFakeWebex();
+  afterAll(() => fake.close());
+  const fields = { bot_token: fake.token, webhook_secret: WEBHOOK_SECRET };
+
+  it.each([
+    [null, MESSAGES.webexPublicUrlMissing, IT.validation.webexPublicUrlMissing],
+    [
+      'http://ccp.example.test',
+      MESSAGES.webexPublicUrlNotHttps,
+      IT.validation.webexPublicUrlNotHttps,
+    ],
+  ])(
+    'refuses to connect with CCP_PUBLIC_URL %s, saying why',
+    async (publicUrl, english, italian) => {
+      const world = await channelWorld('webex', { webex: { apiUrl: fake.apiUrl, publicUrl } });
+      const refused = await world.connect(fields);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json.error.message).toBe(english);
+      expect((await world.connect(fields, { language: 'it' })).json.error.message).toBe(italian);
+      const tested = await call(world.app, {
+        method: 'POST',
+        url: '/api/v1/channel-connections/webex/test',
+        headers: await authHeaders(world.app, world.world),
+      });
+      expect(tested.statusCode).toBe(409);
+      expect(fake.hooks).toEqual([]);
+      expect(await world.app.db.selectFrom('channel_connections').selectAll().execute()).toEqual(
+        [],
+      );
+      await world.app.close();
+    },
+  );
+
+  it('connects with plain http on this machine (127.0.0.1), for tests and a local run', async () => {
+    const world = await channelWorld('webex', {
+      webex: { apiUrl: fake.apiUrl, publicUrl: 'http://127.0.0.1:8080' },
+    });
+    expect((await world.connect(fields)).json.data).toMatchObject({ status: 'connected' });
+    expect(fake.hooks).toMatchObject([
+      { targetUrl: 'http://127.0.0.1:8080/api/v1/webhooks/webex', secret: WEBHOOK_SECRET },
+    ]);
+    await world.app.close();
+  });
 });
 
 describe('Webex renderer limits', () => {
-  it('splits markdown over 7 439 bytes into several messages, the card on the last, losing nothing', () => {
+  it('splits markdown over 7 439 bytes into several messages, the card alone last, losing nothing', () => {
     const paragraph = 'è'.repeat(400);
     const message = sampleMessage('webex', {
       topic_content: Array.from({ length: 12 }, () => `<p>${paragraph}</p>`).join(''),
@@ -106,7 +274,7 @@ describe('Webex renderer limits', () => {
       markdown: string;
       attachments?: { content: Record<string, any> }[];
     }[];
-    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.length).toBeGreaterThan(2);
     for (const part of parts) expect(Buffer.byteLength(part.markdown)).toBeLessThanOrEqual(7439);
     expect(
       parts
@@ -115,7 +283,25 @@ describe('Webex renderer limits', () => {
         .match(/è/g),
     ).toHaveLength(12 * 400);
     expect(parts.slice(0, -1).every((part) => !part.attachments)).toBe(true);
-    const card = parts.at(-1)!.attachments![0]!.content;
+    const last = parts.at(-1)!;
+    expect(last.attachments).toHaveLength(1);
+    expect(last.markdown).toContain('11. Answer 10');
+    expect(adaptiveCardProblems(last.attachments![0]!.content, { version: '1.3' })).toEqual([]);
+  });
+
+  it('an invitation is one card that carries its whole text and Join / Decline, the same text as fallback', () => {
+    const [invitation, ...more] = renderWebexMessages(
+      sampleMessage('webex', {}, { kind: 'invitation', deliveryUuid: null, lesson: null }),
+    ) as { markdown: string; attachments: { content: Record<string, any> }[] }[];
+    expect(more).toEqual([]);
+    const card = invitation!.attachments[0]!.content as {
+      body: { text: string }[];
+      actions: { data: { type: string } }[];
+    };
+    const texts = card.body.map((element) => element.text);
+    expect(texts).toHaveLength(2);
+    for (const text of texts) expect(invitation!.markdown).toContain(text);
+    expect(card.actions.map((action) => action.data.type)).toEqual(['opted_in', 'declined']);
     expect(adaptiveCardProblems(card, { version: '1.3' })).toEqual([]);
   });
 });

@@ -1,6 +1,10 @@
+import { MESSAGES } from '@ccp/schemas';
+
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection, Connector } from '../../connector.ts';
+import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
+import { retryAfterMs } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import { renderWebexMessages } from './render.ts';
 
@@ -13,16 +17,108 @@ import { renderWebexMessages } from './render.ts';
 // messages); the connection is paced under it.
 export const WEBEX_MESSAGES_PER_SECOND = 4;
 
-type WebexError = { message?: string; errors?: { description?: string }[] };
-const codeOf = (body: WebexError | null) => body?.message ?? body?.errors?.[0]?.description;
+/**
+ * What a Webex answer means for a send, by HTTP status, as the response codes of every API page
+ * describe them (e.g. https://developer.webex.com/docs/api/v1/messages/create-a-message): 423
+ * "temporarily unavailable" and 429 "rate limited" wait their Retry-After; 502 and 503 "try again
+ * later"; 500 and 504 may have done the work, so they are never resent; another 4xx fails again.
+ * The word is what a trainer is told (failure-reasons.ts); Webex's own words stay in the detail.
+ */
+const WEBEX_STATUSES: Record<number, { kind: ErrorVerdict['kind']; code: string }> = {
+  400: { kind: 'permanent', code: 'message_invalid' },
+  401: { kind: 'permanent', code: 'token_invalid' },
+  403: { kind: 'permanent', code: 'forbidden' },
+  404: { kind: 'permanent', code: 'not_found' },
+  409: { kind: 'permanent', code: 'conflict' },
+  410: { kind: 'permanent', code: 'gone' },
+  423: { kind: 'retry', code: 'locked' },
+  429: { kind: 'rate_limited', code: 'rate_limited' },
+  500: { kind: 'unknown_outcome', code: 'provider_error' },
+  502: { kind: 'retry', code: 'provider_unavailable' },
+  503: { kind: 'retry', code: 'provider_unavailable' },
+  504: { kind: 'unknown_outcome', code: 'provider_timeout' },
+};
+
+/** GET /v1/people?email= answered no one: the learner's e-mail is not a Webex person. */
+export class WebexPersonNotFoundError extends Error {}
+
+export const classifyWebexError = (error: unknown): ErrorVerdict => {
+  if (error instanceof WebexPersonNotFoundError) {
+    return { kind: 'permanent', code: 'person_not_found', reason: 'learner_not_found' };
+  }
+  if (error instanceof ProviderHttpError) {
+    const known = WEBEX_STATUSES[error.status] ?? {
+      kind: error.status >= 500 ? 'unknown_outcome' : 'permanent',
+      code: 'webex_error',
+    };
+    const wait = retryAfterMs(error.retryAfter);
+    return { ...known, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+  }
+  return classifyHttpError(error);
+};
+
+// Webex's error body ({ message, errors[].description, trackingId }) is kept whole in the
+// failure's detail; the verdict's word comes from the status.
+const codeOf = () => undefined;
 
 const api = (settings: ChannelSettings['webex'], path: string) => `${settings.apiUrl}${path}`;
 
 export const WEBHOOK_NAME = 'ccp-answers';
 
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * Where Webex posts card submits: this server's public address (CCP_PUBLIC_URL), which Webex
+ * reaches only over https ("a publicly reachable HTTPS receiver",
+ * https://developer.webex.com/docs/register-and-manage-webhooks); plain http only on this machine
+ * (127.0.0.1, localhost), for tests and a local run. Without it no answer ever comes back, so the
+ * connection is refused with the reason.
+ */
+export const webexWebhookUrl = (
+  settings: ChannelSettings['webex'],
+): string | { refused: string } => {
+  if (!settings.publicUrl) return { refused: MESSAGES.webexPublicUrlMissing };
+  const url = new URL(settings.publicUrl);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+    return { refused: MESSAGES.webexPublicUrlNotHttps };
+  }
+  return `${settings.publicUrl.replace(/\/+$/, '')}/api/v1/webhooks/webex`;
+};
+
 const token = (connection: Connection) => connection.secrets.bot_token ?? '';
 
+/** A send some of whose parts went: the parts in order and the ids of those Webex accepted. */
+type SendState = { parts: RenderedPayload[]; ids: string[] };
+
+// A send whose later part failed is kept this long for its retry (a Retry-After, a Resend), then
+// forgotten: a retry after that starts again from the lesson's text.
+const IN_FLIGHT_MS = 24 * 60 * 60 * 1000;
+
+/** One lesson, reminder or invitation of one learner on one connection, the same at every try. */
+const sendKey = (connection: Connection, message: ChannelMessage) =>
+  [
+    connection.uuid,
+    message.kind,
+    message.deliveryUuid ?? message.courseUuid,
+    message.recipient.learnerUuid,
+  ].join(':');
+
+/** The sends under way, by key; monotonic time, since they are forgotten by age, not date. */
+const createInFlight = (now: () => number = () => performance.now()) => {
+  const states = new Map<string, { state: SendState; at: number }>();
+  return {
+    take: (key: string): SendState | undefined => {
+      const kept = states.get(key);
+      states.delete(key);
+      for (const [other, { at }] of states) if (now() - at > IN_FLIGHT_MS) states.delete(other);
+      return kept && now() - kept.at <= IN_FLIGHT_MS ? kept.state : undefined;
+    },
+    keep: (key: string, state: SendState) => void states.set(key, { state, at: now() }),
+  };
+};
+
 export const createWebexConnector = (settings: ChannelSettings['webex']): Connector => {
+  const inFlight = createInFlight();
   return {
     channel: 'webex',
     ratePerSecond: WEBEX_MESSAGES_PER_SECOND,
@@ -33,71 +129,72 @@ export const createWebexConnector = (settings: ChannelSettings['webex']): Connec
         codeOf,
       });
       const person = people.items[0];
-      if (!person) {
-        throw new ProviderHttpError(
-          404,
-          'person_not_found',
-          `no Webex person with ${learner.address}`,
-          null,
-          null,
-        );
-      }
+      // No one with that e-mail: permanent, so the lesson or invitation fails with the reason
+      // (learner_not_found) instead of being tried again at every tick.
+      if (!person) throw new WebexPersonNotFoundError(`no Webex person with ${learner.address}`);
       return { providerUserId: person.id, conversationId: null, lastInboundAt: null };
     },
     send: async (connection, identity, message) => {
-      const ids: string[] = [];
-      const messages = renderWebexMessages(message);
-      for (const payload of messages) {
-        const { toPersonEmail: _email, text: _text, ...body } = payload as Record<string, unknown>;
-        const sent = await callJson<{ id: string }>({
-          method: 'POST',
-          url: api(settings, '/v1/messages'),
-          token: token(connection),
-          body: { ...body, toPersonId: identity.providerUserId },
-          codeOf,
-        });
-        ids.push(sent.id);
+      // A retry of the same send (now, or at a later tick after a long Retry-After) goes on from
+      // the part that failed: a part Webex accepted (the lesson's text) is never posted twice.
+      const key = sendKey(connection, message);
+      const state = inFlight.take(key) ?? { parts: renderWebexMessages(message), ids: [] };
+      while (state.ids.length < state.parts.length) {
+        const { toPersonEmail: _email, ...body } = state.parts[state.ids.length]!;
+        try {
+          const sent = await callJson<{ id: string }>({
+            method: 'POST',
+            url: api(settings, '/v1/messages'),
+            token: token(connection),
+            body: { ...body, toPersonId: identity.providerUserId },
+            codeOf,
+          });
+          state.ids.push(sent.id);
+        } catch (error) {
+          if (state.ids.length > 0) inFlight.keep(key, state);
+          throw error;
+        }
       }
-      return { providerMessageId: ids.join(','), payload: asOnePayload(messages) };
+      // The last message is the question card when there is one: the message answers refer to.
+      return { providerMessageId: state.ids.at(-1) ?? '', payload: asOnePayload(state.parts) };
     },
     test: async (connection) => {
+      const targetUrl = webexWebhookUrl(settings);
+      if (typeof targetUrl !== 'string') throw new Error(targetUrl.refused);
       const me = await callJson<{ id: string; displayName?: string }>({
         url: api(settings, '/v1/people/me'),
         token: token(connection),
         codeOf,
       });
-      if (settings.publicUrl) {
-        const targetUrl = `${settings.publicUrl.replace(/\/$/, '')}/api/v1/webhooks/webex`;
-        const hooks = await callJson<{ items: { id: string; name: string }[] }>({
-          url: api(settings, '/v1/webhooks'),
-          token: token(connection),
-          codeOf,
-        });
-        for (const hook of hooks.items.filter((item) => item.name === WEBHOOK_NAME)) {
-          await callJson({
-            method: 'DELETE',
-            url: api(settings, `/v1/webhooks/${hook.id}`),
-            token: token(connection),
-            codeOf,
-          });
-        }
+      const hooks = await callJson<{ items: { id: string; name: string }[] }>({
+        url: api(settings, '/v1/webhooks'),
+        token: token(connection),
+        codeOf,
+      });
+      for (const hook of hooks.items.filter((item) => item.name === WEBHOOK_NAME)) {
         await callJson({
-          method: 'POST',
-          url: api(settings, '/v1/webhooks'),
+          method: 'DELETE',
+          url: api(settings, `/v1/webhooks/${hook.id}`),
           token: token(connection),
-          body: {
-            name: WEBHOOK_NAME,
-            targetUrl,
-            resource: 'attachmentActions',
-            event: 'created',
-            secret: connection.secrets.webhook_secret,
-          },
           codeOf,
         });
       }
+      await callJson({
+        method: 'POST',
+        url: api(settings, '/v1/webhooks'),
+        token: token(connection),
+        body: {
+          name: WEBHOOK_NAME,
+          targetUrl,
+          resource: 'attachmentActions',
+          event: 'created',
+          secret: connection.secrets.webhook_secret,
+        },
+        codeOf,
+      });
       return { providerKey: me.id, providerIds: { bot_id: me.id, bot_name: me.displayName ?? '' } };
     },
-    classifyError: classifyHttpError,
+    classifyError: classifyWebexError,
   };
 };
 

@@ -14,8 +14,11 @@ import {
 import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
 
 // Webex: POST /v1/messages with markdown (at most 7 439 bytes a message) and, for a question,
-// an Adaptive Card 1.3 (Webex's version) with the answers as a choice set and one submit. A
-// lesson longer than one message goes out as several, split at paragraphs, never cut.
+// an Adaptive Card 1.3 (Webex's version) with the answers as a choice set and one submit. The
+// lesson's text and its question card are separate messages: Webex clients that render a card
+// show the card instead of the message's text (the text is only the fallback for clients without
+// cards), so a card never carries the lesson. A lesson longer than one message goes out as
+// several, split at paragraphs, never cut; the card comes last, with the question as its fallback.
 
 export const WEBEX_LIMITS = { markdownBytes: 7439, cardVersion: '1.3' } as const;
 
@@ -61,52 +64,76 @@ const questionCard = (message: ChannelMessage): Card | null => {
   return card(body, [{ type: 'Action.Submit', title: texts.send, data }]);
 };
 
-/** The messages a lesson, reminder or invitation is sent as: markdown parts, the card on the last. */
+/** The card message's fallback (clients without cards): within one message, never empty. */
+const fallbackOf = (markdown: string) => splitMarkdown(markdown)[0] ?? markdown;
+
+/** The question and its numbered answers, as markdown (the card's fallback). */
+const questionMarkdown = (message: ChannelMessage): string => {
+  const texts = learnerTexts(message.language);
+  const lines = [`**${texts.question}:** ${message.lesson?.assessment?.question ?? ''}`];
+  choicesOf(message.lesson).forEach((answer, index) => lines.push(`${index + 1}. ${answer.text}`));
+  return lines.join('\n');
+};
+
+const textMessages = (message: ChannelMessage, markdown: string): RenderedPayload[] =>
+  splitMarkdown(markdown).map((part) => ({
+    toPersonEmail: message.recipient.address,
+    markdown: part,
+  }));
+
+const cardMessage = (message: ChannelMessage, fallback: string, attachment: Card) => ({
+  toPersonEmail: message.recipient.address,
+  markdown: fallbackOf(fallback),
+  attachments: [attachment],
+});
+
+/**
+ * The messages a lesson, reminder or invitation is sent as, in order: the lesson's markdown parts,
+ * then its question card (a message of its own); an invitation is one card that carries its whole
+ * text, the same text as the fallback.
+ */
 export const renderWebexMessages = (message: ChannelMessage): RenderedPayload[] => {
   const texts = learnerTexts(message.language);
   const { lesson } = message;
-  const lines: string[] = [];
-  let attachment: Card | null = null;
   if (message.kind === 'invitation') {
-    lines.push(`**${texts.invitationTitle(message.courseName)}**`);
-    lines.push(texts.invitationText(message.recipient.firstName, message.courseName));
-    attachment = card(
+    const title = texts.invitationTitle(message.courseName);
+    const text = texts.invitationText(message.recipient.firstName, message.courseName);
+    const invitation = card(
       [
-        {
-          type: 'TextBlock',
-          text: texts.invitationTitle(message.courseName),
-          wrap: true,
-          weight: 'Bolder',
-        },
+        { type: 'TextBlock', text: title, wrap: true, weight: 'Bolder' },
+        { type: 'TextBlock', text, wrap: true },
       ],
       [
         { type: 'Action.Submit', title: texts.join, data: enrolmentAction(message, 'opted_in') },
         { type: 'Action.Submit', title: texts.decline, data: enrolmentAction(message, 'declined') },
       ],
     );
-  } else if (message.kind === 'reminder') {
-    lines.push(
-      `**${texts.reminderTitle}**`,
-      texts.reminderText(message.courseName, lesson?.title ?? ''),
-    );
-  } else if (lesson) {
-    lines.push(`## ${lesson.title}`, `_${subtitleOf(message, texts)}_`, '', lesson.topic_intro, '');
-    lines.push(formatHtml(lesson.topic_content, MARKDOWN));
-    if (lesson.media) lines.push('', `[${texts.media}](${lesson.media.url})`);
-    if (lesson.assessment) {
-      lines.push('', '---', `**${texts.question}:** ${lesson.assessment.question}`);
-      const choices = choicesOf(lesson);
-      choices.forEach((answer, index) => lines.push(`${index + 1}. ${answer.text}`));
-    }
-    attachment = questionCard(message);
+    return [cardMessage(message, `**${title}**\n${text}`, invitation)];
   }
-  const parts = splitMarkdown(lines.join('\n'));
-  return parts.map((markdown, index) => ({
-    toPersonEmail: message.recipient.address,
-    markdown,
-    text: summaryOf(message),
-    ...(attachment && index === parts.length - 1 ? { attachments: [attachment] } : {}),
-  }));
+  if (message.kind === 'reminder') {
+    return textMessages(
+      message,
+      [
+        `**${texts.reminderTitle}**`,
+        texts.reminderText(message.courseName, lesson?.title ?? ''),
+      ].join('\n'),
+    );
+  }
+  if (!lesson) return textMessages(message, summaryOf(message));
+  const lines = [
+    `## ${lesson.title}`,
+    `_${subtitleOf(message, texts)}_`,
+    '',
+    lesson.topic_intro,
+    '',
+  ];
+  lines.push(formatHtml(lesson.topic_content, MARKDOWN));
+  if (lesson.media) lines.push('', `[${texts.media}](${lesson.media.url})`);
+  const question = questionCard(message);
+  return [
+    ...textMessages(message, lines.join('\n')),
+    ...(question ? [cardMessage(message, questionMarkdown(message), question)] : []),
+  ];
 };
 
 /** The messages as one payload, the rest in `continued` (the outbox's record, the preview). */

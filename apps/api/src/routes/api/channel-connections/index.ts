@@ -17,6 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import { classifySlackError, slackClient } from '../../../delivery/channels/slack/client.ts';
+import { webexWebhookUrl } from '../../../delivery/channels/webex/client.ts';
 import { createConnectors } from '../../../delivery/connected-adapters.ts';
 import { errorText } from '../../../delivery/connector.ts';
 import type { Connection, ConnectionCheck } from '../../../delivery/connector.ts';
@@ -74,6 +75,16 @@ const testConnection = async (app: FastifyInstance, companyUuid: string, channel
   }
 };
 
+/**
+ * Webex brings answers back only through the webhook the connection registers at this server's
+ * public https address: without one the channel would show connected while no answer could come.
+ */
+const needsWebexWebhook = (app: FastifyInstance, channel: TChannelKey) => {
+  if (channel !== 'webex') return;
+  const target = webexWebhookUrl(app.channelSettings.webex);
+  if (typeof target !== 'string') throw new AppError('CONFLICT', target.refused);
+};
+
 const awaitsSlackInstall = (connection: Connection | null) =>
   connection?.channel === 'slack' && !connection.secrets.bot_token;
 
@@ -112,7 +123,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: TAGS,
         summary: 'Connect a provider (administrators), then test the connection',
         description:
-          'Fields by channel: see CONNECTION_FIELDS. A secret left empty keeps the stored one. Answers the connection with its status after the test (connected, or error with the provider’s message).',
+          'Fields by channel: see CONNECTION_FIELDS. A secret left empty keeps the stored one. Answers the connection with its status after the test (connected, or error with the provider’s message). Webex answers 409 when this server has no public https address (CCP_PUBLIC_URL; plain http only on 127.0.0.1 or localhost): its answers could never come back.',
         params: ZChannelParamsSchema,
         body: ZConnectionInputSchema,
         response: { 200: ZChannelConnectionResponseSchema },
@@ -125,6 +136,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!availableOf(app).includes(channel)) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.connectionNotAvailable);
       }
+      needsWebexWebhook(app, channel);
       const stored = await loadConnection(app, user.company_uuid, channel);
       const storedSecrets = Object.keys(stored?.secrets ?? {}).filter(
         (key) => stored?.secrets[key],
@@ -175,6 +187,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = adminOf(request);
       needsKey(app);
+      needsWebexWebhook(app, request.params.channel);
       await testConnection(app, user.company_uuid, request.params.channel);
       return { data: await connectionOf(app, user.company_uuid, request.params.channel) };
     },
