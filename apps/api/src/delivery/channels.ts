@@ -7,11 +7,8 @@ import { preparedQuery } from '../db/prepared.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
 import { ChannelSendError, errorText } from './connector.ts';
-import type { ErrorVerdict } from './connector.ts';
 import { renderPayload, summaryOf } from './render.ts';
-import type { ChannelMessage } from './render.ts';
-
-export type { ChannelMessage } from './render.ts';
+import type { ChannelMessage, ErrorVerdict } from './message.ts';
 
 /**
  * How the scheduler reaches a channel. A real connector (a Teams bot, a Slack app, the WhatsApp

@@ -18,10 +18,10 @@ import { createRateLimiter, outboxRecord } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
 import { channelMessageRecords } from './channel-messages.ts';
 import { ChannelSendError, errorText } from './connector.ts';
-import type { Connection, Connector, Identity } from './connector.ts';
+import type { Connector } from './connector.ts';
 import { loadConnection } from './connections.ts';
 import { findIdentity, identityRecord } from './identities.ts';
-import type { ChannelMessage } from './render.ts';
+import type { ChannelMessage, Connection, Identity } from './message.ts';
 
 // The scheduler's adapters once providers can be connected: a message of a company with a live
 // connection for its channel goes through that provider's connector (identity resolved and

@@ -1,6 +1,5 @@
 import type { TChannelKey, TDeliveryFailureReason } from '@ccp/schemas';
-
-import type { ErrorVerdict } from './connector.ts';
+import type { ErrorVerdict } from './message.ts';
 
 // From a provider's refusal to the one word a trainer is told (issue 25). A connector may name
 // the reason itself (`verdict.reason`); otherwise the provider's code is looked up here, and a code

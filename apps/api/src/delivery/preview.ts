@@ -12,7 +12,7 @@ import { GOOGLE_CHAT_MESSAGE_BYTES } from './channels/google-chat/render.ts';
 import { SLACK_LIMITS } from './channels/slack/render.ts';
 import { WHATSAPP_LIMITS } from './channels/whatsapp/render.ts';
 import { renderPayload } from './render.ts';
-import type { ChannelMessage, LessonContent, RenderedPayload } from './render.ts';
+import type { ChannelMessage, LessonContent, RenderedPayload } from './message.ts';
 
 // The channel preview of the wizard: a lesson rendered for each channel by the scheduler's own
 // renderer (one call, renderLessonFor), and what a channel cannot carry as written.

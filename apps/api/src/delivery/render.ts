@@ -5,7 +5,7 @@ import { renderSlack } from './channels/slack/render.ts';
 import { renderTeamsActivity } from './channels/teams/render.ts';
 import { renderWebex } from './channels/webex/render.ts';
 import { renderWhatsApp } from './channels/whatsapp/render.ts';
-import type { ChannelMessage, RenderedPayload } from './render-common.ts';
+import type { ChannelMessage, RenderedPayload } from './message.ts';
 
 export * from './render-common.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRateLimiter, sendWithRetries } from '../../src/delivery/channels.ts';
 import type { ChannelAdapter } from '../../src/delivery/channels.ts';
 import { formatHtml, renderPayload } from '../../src/delivery/render.ts';
-import type { ChannelMessage, LessonContent } from '../../src/delivery/render.ts';
+import type { ChannelMessage, LessonContent } from '../../src/delivery/message.ts';
 
 const DELIVERY = '3f1e0c9a-7b2d-4e5f-8a6b-1c2d3e4f5a6b';
 const COURSE = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';

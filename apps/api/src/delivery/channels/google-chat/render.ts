@@ -7,7 +7,7 @@ import {
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
 // Google Chat: one message with a card (cardsV2) in the learner's DM space. The lesson's HTML
 // becomes Chat's HTML subset; the answers are buttons whose action carries the delivery and the

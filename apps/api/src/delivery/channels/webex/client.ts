@@ -1,8 +1,9 @@
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection, Connector } from '../../connector.ts';
+import type { Connector } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import { renderWebexMessages } from './render.ts';
+import type { Connection } from '../../message.ts';
 
 // The Webex connector: plain fetch against the configured base URL (CCP_WEBEX_API_URL), the
 // bot's token as a Bearer. People are found by e-mail (GET /v1/people?email=), messages posted

@@ -1,9 +1,8 @@
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
+import type { Connector } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import {
   WHATSAPP_WINDOW_MS,
@@ -11,6 +10,7 @@ import {
   renderWhatsAppSession,
   renderWhatsAppTemplate,
 } from './render.ts';
+import type { ChannelMessage, Connection, ErrorVerdict, RenderedPayload } from '../../message.ts';
 
 // The WhatsApp Cloud API connector: plain fetch against the configured Graph base (with its
 // version, CCP_WHATSAPP_API_URL), the system user's access token as a Bearer, messages posted to

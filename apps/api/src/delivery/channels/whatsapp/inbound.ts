@@ -7,15 +7,14 @@ import { AppError } from '../../../lib/app-error.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import { channelMessageRecords, findChannelMessage } from '../../channel-messages.ts';
 import { writeRecords } from '../../channels.ts';
-import type { Connection, ErrorVerdict } from '../../connector.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { applyChannelEvents } from '../../events.ts';
 import { failureReasonOf } from '../../failure-reasons.ts';
 import { learnerOfProviderUser, touchInbound } from '../../identities.ts';
 import { applyInbound, applyReply, claimInbound, parseAction } from '../../inbound.ts';
 import type { InboundAction, InboundResult } from '../../inbound.ts';
-import type { MessageKind, RenderedPayload } from '../../render-common.ts';
 import { classifyWhatsAppError, sendWhatsAppMessage, whatsappErrorCode } from './client.ts';
+import type { Connection, ErrorVerdict, MessageKind, RenderedPayload } from '../../message.ts';
 
 // WhatsApp webhooks, verified as Meta signs them: X-Hub-Signature-256 is "sha256=" and the
 // HMAC-SHA256 (hex) of the raw body with the app secret. The body names the business phone

@@ -11,7 +11,7 @@ import {
   summaryOf,
   truncate,
 } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
 // WhatsApp Cloud API message objects. Outside the 24-hour customer-service window only an
 // approved template may be sent: a short one ("New lesson: {{1}}") whose "Start" quick reply

@@ -19,7 +19,6 @@ import { z } from 'zod';
 import { classifySlackError, slackClient } from '../../../delivery/channels/slack/client.ts';
 import { createConnectors } from '../../../delivery/connected-adapters.ts';
 import { errorText } from '../../../delivery/connector.ts';
-import type { Connection, ConnectionCheck } from '../../../delivery/connector.ts';
 import {
   deleteConnection,
   listConnections,
@@ -29,6 +28,7 @@ import {
 } from '../../../delivery/connections.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { authOf } from '../../../plugins/auth.ts';
+import type { Connection, ConnectionCheck } from '../../../delivery/message.ts';
 
 // The Channels page's API: everyone of the company sees each channel's status; administrators
 // connect a provider (fields of CONNECTION_FIELDS, secrets sealed), test it, disconnect it, and
