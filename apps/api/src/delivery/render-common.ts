@@ -143,27 +143,6 @@ export const MARKDOWN: TextStyle = {
   link: (text, href) => `[${text}](${href})`,
   newline: '\n',
 };
-export const SLACK: TextStyle = {
-  bold: (text) => `*${text}*`,
-  italic: (text) => `_${text}_`,
-  link: (text, href) => `<${href}|${text}>`,
-  newline: '\n',
-};
-export const WHATSAPP: TextStyle = {
-  bold: (text) => `*${text}*`,
-  italic: (text) => `_${text}_`,
-  link: (text, href) => `${text} (${href})`,
-  newline: '\n',
-};
-export const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-export const CHAT_HTML: TextStyle = {
-  bold: (text) => `<b>${text}</b>`,
-  italic: (text) => `<i>${text}</i>`,
-  link: (text, href) => `<a href="${escapeHtml(href)}">${text}</a>`,
-  newline: '<br>',
-  escape: escapeHtml,
-};
 
 /**
  * Text in parts of at most `max` (as `measure` counts: characters, bytes), split at blank lines,

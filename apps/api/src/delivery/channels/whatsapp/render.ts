@@ -1,5 +1,4 @@
 import {
-  WHATSAPP,
   asOnePayload,
   answerCallback,
   choicesOf,
@@ -11,6 +10,7 @@ import {
   summaryOf,
   truncate,
 } from '../../render-common.ts';
+import type { TextStyle } from '../../render-common.ts';
 import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
 // WhatsApp Cloud API message objects. Outside the 24-hour customer-service window only an
@@ -18,6 +18,14 @@ import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 // opens the window. Inside it the lesson goes as text (at most 4 096 characters a message, split
 // at paragraphs, never cut) and the question as interactive reply buttons (≤ 3, titles ≤ 20),
 // else a list (≤ 10 rows, titles ≤ 24, descriptions ≤ 72), else numbered replies.
+
+/** Lesson HTML as WhatsApp's text, which has no link markup: a link is its text and its URL. */
+export const WHATSAPP: TextStyle = {
+  bold: (text) => `*${text}*`,
+  italic: (text) => `_${text}_`,
+  link: (text, href) => `${text} (${href})`,
+  newline: '\n',
+};
 
 export const WHATSAPP_LIMITS = {
   textBody: 4096,

@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import { classifySlackError, slackClient } from '../../../delivery/channels/slack/client.ts';
-import { createConnectors } from '../../../delivery/connected-adapters.ts';
+import { CHANNELS } from '../../../delivery/channels/index.ts';
 import { errorText } from '../../../delivery/connector.ts';
 import {
   deleteConnection,
@@ -50,8 +50,7 @@ const needsKey = (app: FastifyInstance) => {
 };
 
 /** The channels this server has a connector for. */
-const availableOf = (app: FastifyInstance) =>
-  Object.keys(createConnectors(app.channelSettings)) as TChannelKey[];
+const AVAILABLE = Object.keys(CHANNELS) as TChannelKey[];
 
 /**
  * Runs the provider's connection test and records its outcome; 409 when the provider account
@@ -60,8 +59,10 @@ const availableOf = (app: FastifyInstance) =>
 const testConnection = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
   const connection = await loadConnection(app, companyUuid, channel);
   if (!connection) throw notFound(MESSAGES.connectionNotFound);
-  const connector = createConnectors(app.channelSettings)[channel];
-  if (!connector) return;
+  const connector = CHANNELS[channel].createConnector(app.channelSettings, {
+    clock: app.clock,
+    db: app.db,
+  });
   let check: ConnectionCheck;
   try {
     check = await connector.test(connection);
@@ -78,7 +79,7 @@ const awaitsSlackInstall = (connection: Connection | null) =>
   connection?.channel === 'slack' && !connection.secrets.bot_token;
 
 const connectionOf = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
-  const all = await listConnections(app, companyUuid, { full: true, available: availableOf(app) });
+  const all = await listConnections(app, companyUuid, { full: true, available: AVAILABLE });
   return all.find((item) => item.channel === channel)!;
 };
 
@@ -99,7 +100,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         data: await listConnections(app, user.company_uuid, {
           full: user.is_admin === 1,
-          available: availableOf(app),
+          available: AVAILABLE,
         }),
       };
     },
@@ -122,7 +123,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = adminOf(request);
       needsKey(app);
       const { channel } = request.params;
-      if (!availableOf(app).includes(channel)) {
+      if (!AVAILABLE.includes(channel)) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.connectionNotAvailable);
       }
       const stored = await loadConnection(app, user.company_uuid, channel);

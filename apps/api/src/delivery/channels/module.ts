@@ -1,0 +1,44 @@
+import type {
+  TChannelKey,
+  TChannelPreviewIssue,
+  TConnectionField,
+  TDeliveryFailureReason,
+} from '@ccp/schemas';
+
+import type { Db } from '../../db/index.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { ChannelSettings } from '../channel-settings.ts';
+import type { Connector } from '../connector.ts';
+import type { ChannelMessage, RenderedPayload } from '../message.ts';
+import type { TextStyle } from '../render-common.ts';
+
+// A chat channel is one object: what the rest of the server must know of a provider, gathered in
+// its folder (channels/<channel>/index.ts) and listed once in channels/index.ts. Code outside a
+// channel's folder asks CHANNELS[key] instead of switching on the key, so a sixth channel is a
+// folder and a line, and TypeScript names whatever else it lacks.
+
+/** Something a channel cannot carry of a lesson as written, before it is put in words. */
+export type PreviewIssue = { code: TChannelPreviewIssue; params: Record<string, string | number> };
+
+export type ChannelModule = {
+  key: TChannelKey;
+  /** Which of a learner's contacts the channel reaches them by (CHANNEL_CONTACT). */
+  contact: 'email' | 'phone';
+  /** What the Channels form asks for (CONNECTION_FIELDS): ids, and secrets kept sealed. */
+  connectionFields: readonly TConnectionField[];
+  /** The provider's connector, over this server's settings (its fakes' URLs in tests). */
+  createConnector: (settings: ChannelSettings, deps: { clock: Clock; db?: Db }) => Connector;
+  /** The payload a message is sent as: the connector's, the outbox's and the wizard preview's. */
+  render: (message: ChannelMessage) => RenderedPayload;
+  /** How lesson HTML is written in the channel's messages. */
+  textStyle: TextStyle;
+  /**
+   * What the channel cannot carry of a lesson as rendered (answers offered another way, a message
+   * over the provider's size), for the wizard's preview; absent: everything fits.
+   */
+  previewIssues?: (lesson: { answers: string[] }, payload: RenderedPayload) => PreviewIssue[];
+  /** The provider codes its connector names, as the reason a trainer is told (failure-reasons.ts). */
+  failureCodes: Readonly<Record<string, TDeliveryFailureReason>>;
+  /** The segment of the provider's webhook URL (/api/v1/webhooks/<path>), as providers were given it. */
+  webhookPath: string;
+};
