@@ -11,6 +11,7 @@ import type { ChannelSettings } from '../channel-settings.ts';
 import type { Connector } from '../connector.ts';
 import type { ChannelMessage, RenderedPayload } from '../message.ts';
 import type { TextStyle } from '../render-common.ts';
+import type { ChannelWebhooks, WebhookDeps } from './webhook.ts';
 
 // A chat channel is one object: what the rest of the server must know of a provider, gathered in
 // its folder (channels/<channel>/index.ts) and listed once in channels/index.ts. Code outside a
@@ -41,4 +42,6 @@ export type ChannelModule = {
   failureCodes: Readonly<Record<string, TDeliveryFailureReason>>;
   /** The segment of the provider's webhook URL (/api/v1/webhooks/<path>), as providers were given it. */
   webhookPath: string;
+  /** Its webhook endpoints there, each verifying the request as the provider signs it. */
+  webhooks: (deps: WebhookDeps) => ChannelWebhooks;
 };

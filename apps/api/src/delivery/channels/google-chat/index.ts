@@ -4,6 +4,7 @@ import type { RenderedPayload } from '../../message.ts';
 import type { ChannelModule } from '../module.ts';
 import { createGoogleChatConnector } from './client.ts';
 import { CHAT_HTML, GOOGLE_CHAT_MESSAGE_BYTES, renderGoogleChat } from './render.ts';
+import { googleChatWebhooks } from './webhook.ts';
 
 // Google Chat: a Chat app (service account) writing cards into learners' direct-message spaces.
 
@@ -30,4 +31,5 @@ export const googleChat: ChannelModule = {
     message_invalid: 'message_rejected',
   },
   webhookPath: 'google-chat',
+  webhooks: googleChatWebhooks,
 };

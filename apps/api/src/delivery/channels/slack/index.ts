@@ -3,6 +3,7 @@ import { CHANNEL_CONTACT, CONNECTION_FIELDS } from '@ccp/schemas';
 import type { ChannelModule } from '../module.ts';
 import { createSlackConnector } from './client.ts';
 import { SLACK_LIMITS, SLACK_MRKDWN, renderSlack } from './render.ts';
+import { slackWebhooks } from './webhook.ts';
 
 // Slack: a Slack app (bot token by "Add to Slack" or pasted), Block Kit messages in the app's DM.
 
@@ -39,4 +40,5 @@ export const slack: ChannelModule = {
     cannot_dm_bot: 'learner_not_found',
   },
   webhookPath: 'slack',
+  webhooks: slackWebhooks,
 };

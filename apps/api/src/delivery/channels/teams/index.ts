@@ -4,6 +4,7 @@ import { MARKDOWN } from '../../render-common.ts';
 import type { ChannelModule } from '../module.ts';
 import { createTeamsConnector } from './client.ts';
 import { renderTeamsActivity } from './render.ts';
+import { teamsWebhooks } from './webhook.ts';
 
 // Microsoft Teams: a bot (Bot Framework) writing Adaptive Cards into learners' personal chats.
 
@@ -22,6 +23,7 @@ export const teams: ChannelModule = {
     unauthorized: 'auth_failed',
     rejected: 'message_rejected',
   },
-  // The URL administrators registered with their bot before the key was `ms-teams`.
+  // The segment bots were registered with (messaging endpoint …/webhooks/teams), not the key.
   webhookPath: 'teams',
+  webhooks: teamsWebhooks,
 };

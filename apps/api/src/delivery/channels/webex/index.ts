@@ -4,6 +4,7 @@ import { MARKDOWN } from '../../render-common.ts';
 import type { ChannelModule } from '../module.ts';
 import { createWebexConnector } from './client.ts';
 import { renderWebex } from './render.ts';
+import { webexWebhooks } from './webhook.ts';
 
 // Webex: a bot posting markdown and an Adaptive Card to the learner's e-mail.
 
@@ -22,4 +23,5 @@ export const webex: ChannelModule = {
     http_400: 'message_rejected',
   },
   webhookPath: 'webex',
+  webhooks: webexWebhooks,
 };

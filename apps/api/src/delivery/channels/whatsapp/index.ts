@@ -4,6 +4,7 @@ import type { RenderedPayload } from '../../message.ts';
 import type { ChannelModule } from '../module.ts';
 import { WHATSAPP_FAILURE_CODES, createWhatsAppConnector } from './client.ts';
 import { WHATSAPP, WHATSAPP_LIMITS, renderWhatsApp } from './render.ts';
+import { whatsappWebhooks } from './webhook.ts';
 
 // WhatsApp: the Cloud API, by the learner's phone; session messages in the 24-hour window, an
 // approved template outside it.
@@ -43,4 +44,5 @@ export const whatsapp: ChannelModule = {
   },
   failureCodes: WHATSAPP_FAILURE_CODES,
   webhookPath: 'whatsapp',
+  webhooks: whatsappWebhooks,
 };
