@@ -9,7 +9,7 @@ import type { Db } from '../../db/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ChannelSettings } from '../channel-settings.ts';
 import type { Connector } from '../connector.ts';
-import type { ChannelMessage, RenderedPayload } from '../message.ts';
+import type { ChannelMessage, Connection, RenderedPayload } from '../message.ts';
 import type { TextStyle } from '../render-common.ts';
 import type { ChannelWebhooks, WebhookDeps } from './webhook.ts';
 
@@ -20,6 +20,27 @@ import type { ChannelWebhooks, WebhookDeps } from './webhook.ts';
 
 /** Something a channel cannot carry of a lesson as written, before it is put in words. */
 export type PreviewIssue = { code: TChannelPreviewIssue; params: Record<string, string | number> };
+
+/** What an OAuth install answered: the connection's ids and secrets, or the provider's refusal. */
+export type OAuthGrant =
+  | { ok: true; providerIds: Record<string, string>; secrets: Record<string, string> }
+  | { ok: false; code: string; error?: unknown };
+
+/** Connecting by the provider's OAuth flow instead of pasted secrets ("Add to Slack"). */
+export type ChannelOAuth = {
+  /** Where the administrator's browser is sent to approve the app. */
+  authorizeUrl: (
+    settings: ChannelSettings,
+    params: { clientId: string; redirectUri: string; state: string },
+  ) => string;
+  /** The code the provider sent back, exchanged for the token (the same redirect URI again). */
+  exchange: (
+    settings: ChannelSettings,
+    params: { clientId: string; clientSecret: string; code: string; redirectUri: string },
+  ) => Promise<OAuthGrant>;
+  /** Saved without its token yet: the install gets it, and tests the connection then. */
+  awaitsInstall: (connection: Connection) => boolean;
+};
 
 export type ChannelModule = {
   key: TChannelKey;
@@ -44,4 +65,6 @@ export type ChannelModule = {
   webhookPath: string;
   /** Its webhook endpoints there, each verifying the request as the provider signs it. */
   webhooks: (deps: WebhookDeps) => ChannelWebhooks;
+  /** Its OAuth install, where the provider has one. */
+  oauth?: ChannelOAuth;
 };

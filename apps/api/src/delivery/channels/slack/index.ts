@@ -2,6 +2,7 @@ import { CHANNEL_CONTACT, CONNECTION_FIELDS } from '@ccp/schemas';
 
 import type { ChannelModule } from '../module.ts';
 import { createSlackConnector } from './client.ts';
+import { slackOAuth } from './oauth.ts';
 import { SLACK_LIMITS, SLACK_MRKDWN, renderSlack } from './render.ts';
 import { slackWebhooks } from './webhook.ts';
 
@@ -41,4 +42,5 @@ export const slack: ChannelModule = {
   },
   webhookPath: 'slack',
   webhooks: slackWebhooks,
+  oauth: slackOAuth,
 };

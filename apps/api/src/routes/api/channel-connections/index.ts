@@ -11,12 +11,10 @@ import {
   connectionInputSchema,
 } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
-import type { WebClient } from '@slack/web-api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-import { classifySlackError, slackClient } from '../../../delivery/channels/slack/client.ts';
 import { CHANNELS } from '../../../delivery/channels/index.ts';
 import { errorText } from '../../../delivery/connector.ts';
 import {
@@ -35,8 +33,6 @@ import type { Connection, ConnectionCheck } from '../../../delivery/message.ts';
 // install the Slack app with "Add to Slack" (OAuth v2 with a signed, expiring state).
 
 const TAGS = ['channels'];
-// im:history: the learner's messages in the app's DM (Events API `message.im`), open answers.
-const SLACK_SCOPES = ['chat:write', 'im:history', 'im:write', 'users:read', 'users:read.email'];
 const STATE_TTL_MS = 10 * 60 * 1000;
 
 const adminOf = (request: FastifyRequest) => {
@@ -75,8 +71,16 @@ const testConnection = async (app: FastifyInstance, companyUuid: string, channel
   }
 };
 
-const awaitsSlackInstall = (connection: Connection | null) =>
-  connection?.channel === 'slack' && !connection.secrets.bot_token;
+/** A connection that waits for its OAuth install ("Add to Slack") to get its token. */
+const awaitsInstall = (connection: Connection | null) =>
+  !!connection && !!CHANNELS[connection.channel].oauth?.awaitsInstall(connection);
+
+/** Slack's "Add to Slack" (its module's OAuth install). */
+const slackOAuth = () => {
+  const oauth = CHANNELS.slack.oauth;
+  if (!oauth) throw new AppError('VALIDATION_FAILED', MESSAGES.connectionNotAvailable);
+  return oauth;
+};
 
 const connectionOf = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
   const all = await listConnections(app, companyUuid, { full: true, available: AVAILABLE });
@@ -156,7 +160,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       // A Slack app saved with its client id and secret but no bot token waits for "Add to
       // Slack", which gets the token by OAuth and tests it then.
-      if (!awaitsSlackInstall(await loadConnection(app, user.company_uuid, channel))) {
+      if (!awaitsInstall(await loadConnection(app, user.company_uuid, channel))) {
         await testConnection(app, user.company_uuid, channel);
       }
       return { data: await connectionOf(app, user.company_uuid, channel) };
@@ -229,12 +233,12 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         at: app.clock.now().getTime(),
         redirect: request.body.redirect_uri,
       });
-      const url = new URL(app.channelSettings.slack.authorizeUrl);
-      url.searchParams.set('client_id', clientId);
-      url.searchParams.set('scope', SLACK_SCOPES.join(','));
-      url.searchParams.set('redirect_uri', request.body.redirect_uri);
-      url.searchParams.set('state', state);
-      return { data: { url: url.toString() } };
+      const url = slackOAuth().authorizeUrl(app.channelSettings, {
+        clientId,
+        redirectUri: request.body.redirect_uri,
+        state,
+      });
+      return { data: { url } };
     },
   );
 
@@ -271,26 +275,23 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       // The administrator is in a browser here: a refusal goes back to the Channels page, which
       // says what Slack answered, never a bare error document.
-      let access: Awaited<ReturnType<WebClient['oauth']['v2']['access']>>;
-      try {
-        access = await (
-          await slackClient(app.channelSettings.slack, undefined)
-        ).oauth.v2.access({
-          client_id: clientId,
-          client_secret: clientSecret,
-          code: request.query.code,
-          redirect_uri: claims.redirect,
-        });
-      } catch (error) {
-        request.log.warn({ err: error }, 'Add to Slack: the token exchange failed');
-        return failed(classifySlackError(error).code);
+      const grant = await slackOAuth().exchange(app.channelSettings, {
+        clientId,
+        clientSecret,
+        code: request.query.code,
+        redirectUri: claims.redirect,
+      });
+      if (!grant.ok) {
+        if (grant.error !== undefined) {
+          request.log.warn({ err: grant.error }, 'Add to Slack: the token exchange failed');
+        }
+        return failed(grant.code);
       }
-      if (!access.access_token) return failed('no_token');
       await saveConnection(app, {
         companyUuid: claims.company,
         channel: 'slack',
-        providerIds: { team_id: access.team?.id ?? '' },
-        secrets: { bot_token: access.access_token },
+        providerIds: grant.providerIds,
+        secrets: grant.secrets,
         userUuid: null,
       });
       await testConnection(app, claims.company, 'slack');
