@@ -38,6 +38,7 @@ import { courseWizardRoutes } from './routes/api/course-wizard/index.ts';
 import { channelConnectionsRoutes } from './routes/api/channel-connections/index.ts';
 import { coursesRoutes } from './routes/api/courses/index.ts';
 import { deliveryRoutes } from './routes/api/delivery/index.ts';
+import { sendsRoutes } from './routes/api/delivery/sends.ts';
 import { healthRoutes } from './routes/api/health/index.ts';
 import { learnersListsRoutes } from './routes/api/learners-lists/index.ts';
 import { learnersRoutes } from './routes/api/learners/index.ts';
@@ -249,6 +250,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   await app.register(importsRoutes, options.imports ?? {});
   await app.register(outboxRoutes);
   await app.register(deliveryRoutes);
+  await app.register(sendsRoutes);
   await app.register(aiRoutes, { settings: options.ai });
   await app.register(analyticsRoutes);
   await app.register(channelConnectionsRoutes);

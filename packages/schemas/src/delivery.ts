@@ -195,3 +195,98 @@ export type TCreatedChannelToken = z.infer<typeof ZCreatedChannelTokenSchema>;
 export const ZCreatedChannelTokenResponseSchema = dataEnvelope(ZCreatedChannelTokenSchema);
 export const ZChannelTokenResponseSchema = dataEnvelope(ZChannelTokenSchema);
 export const ZListChannelTokensResponseSchema = dataEnvelope(z.array(ZChannelTokenSchema));
+
+// --- What was sent to a learner, what did not go and why, and resending it (issue 25) ---
+
+/** Why a lesson or an invitation did not go: the reason word, its text, the provider's words. */
+export const ZDeliveryFailureSchema = z.object({
+  reason: z.enum(DELIVERY_FAILURE_REASONS),
+  /** The reason in the caller's language (Accept-Language). */
+  message: z.string(),
+  /** The provider's own code and words, as it said them. */
+  detail: z.string(),
+});
+export type TDeliveryFailure = z.infer<typeof ZDeliveryFailureSchema>;
+
+/** One lesson day sent (or not) to the learner. */
+export const ZLessonSendSchema = z.object({
+  uuid: ZUuidSchema,
+  day: z.number().int().min(1),
+  channel: ZChannelKeySchema,
+  status: z.enum(DELIVERY_STATUSES),
+  scheduled_for: z.string(),
+  sent_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  read_at: z.string().nullable(),
+  answered_at: z.string().nullable(),
+  /** The provider's id of the message that carried it. */
+  provider_message_id: z.string().nullable(),
+  /** Set while a provider asked to wait: when it is tried again. */
+  next_attempt_at: z.string().nullable(),
+  failure: ZDeliveryFailureSchema.nullable(),
+  /** The caller may resend it (failed, and an administrator or the course's creator). */
+  resendable: z.boolean(),
+});
+export type TLessonSend = z.infer<typeof ZLessonSendSchema>;
+
+/** The learner's part in one course: the opt-in invitation and each lesson day. */
+export const ZLearnerCourseDeliverySchema = z.object({
+  course: z.object({ uuid: ZUuidSchema, name: z.string(), status: z.string() }),
+  enrollment: z.object({
+    uuid: ZUuidSchema,
+    status: z.enum(ENROLLMENT_STATUSES),
+    channel: ZChannelKeySchema,
+  }),
+  invitation: z
+    .object({
+      sent_at: z.string().nullable(),
+      failure: ZDeliveryFailureSchema.nullable(),
+      /** When a failed invitation is tried again by itself; null: it waits for a resend. */
+      retry_at: z.string().nullable(),
+      resendable: z.boolean(),
+    })
+    .nullable(),
+  lessons: z.array(ZLessonSendSchema),
+});
+export type TLearnerCourseDelivery = z.infer<typeof ZLearnerCourseDeliverySchema>;
+export const ZLearnerDeliveriesResponseSchema = dataEnvelope(z.array(ZLearnerCourseDeliverySchema));
+
+/** A course's lessons and invitations that did not go (the course report). */
+export const ZCourseDeliveryFailureSchema = z.object({
+  kind: z.enum(['lesson', 'invitation']),
+  /** The lesson send's uuid, or the enrolment's for an invitation. */
+  uuid: ZUuidSchema,
+  learner: z.object({ uuid: ZUuidSchema, first_name: z.string(), last_name: z.string() }),
+  channel: ZChannelKeySchema,
+  /** The lesson day; null for an invitation. */
+  day: z.number().int().min(1).nullable(),
+  at: z.string(),
+  failure: ZDeliveryFailureSchema,
+});
+export type TCourseDeliveryFailure = z.infer<typeof ZCourseDeliveryFailureSchema>;
+export const ZCourseDeliveryFailuresResponseSchema = dataEnvelope(
+  z.object({
+    items: z.array(ZCourseDeliveryFailureSchema),
+    /** The caller may resend them (an administrator or the course's creator). */
+    resendable: z.boolean(),
+  }),
+);
+
+/** Resend failed lessons and invitations of a course: these ones, or all that failed. */
+export const ZResendRequestSchema = z
+  .object({
+    lessons: z.array(ZUuidSchema).max(10_000).optional(),
+    invitations: z.array(ZUuidSchema).max(10_000).optional(),
+    all_failed: z.boolean().optional(),
+  })
+  .refine(
+    (body) =>
+      body.all_failed === true || (body.lessons?.length ?? 0) + (body.invitations?.length ?? 0) > 0,
+    {
+      message: MESSAGES.resendNothing,
+    },
+  );
+export type TResendRequest = z.infer<typeof ZResendRequestSchema>;
+export const ZResendResponseSchema = dataEnvelope(
+  z.object({ lessons: z.number().int().min(0), invitations: z.number().int().min(0) }),
+);

@@ -173,6 +173,11 @@ export const MESSAGES = {
   webhookSignatureInvalid:
     'The request is not signed by the provider, or its signature is too old.',
   webhookWrongLearner: 'Only the learner the lesson was sent to can answer it.',
+  // Resending what did not go (issue 25).
+  resendNothing: 'Name the lessons or invitations to resend, or ask for all that failed.',
+  resendNotAllowed: 'Only an administrator or the course\u2019s creator can resend its lessons.',
+  resendCourseNotLive:
+    'The course is not running (paused, canceled or archived): resume it before resending its lessons.',
   webhookRetryLater: 'The message could not be handled completely now; send it again later.',
   slackInstallNeedsClient: 'Enter the Slack app\u2019s client id and client secret first.',
   slackInstallStateInvalid:

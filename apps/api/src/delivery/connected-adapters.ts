@@ -14,7 +14,7 @@ import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
 import { channelMessageRecords } from './channel-messages.ts';
 import { ChannelSendError, errorText } from './connector.ts';
 import type { Connector } from './connector.ts';
-import { loadConnection } from './connections.ts';
+import { connectionsVersion, loadConnection } from './connections.ts';
 import { findIdentity, identityRecord } from './identities.ts';
 import type { ChannelMessage, Connection, Identity } from './message.ts';
 
@@ -46,17 +46,23 @@ const notConnected = (channel: TChannelKey, status: string) =>
 
 const connectedAdapter = (deps: ConnectorDeps, connector: Connector): ChannelAdapter => {
   const channel = connector.channel;
-  const connections = new Map<string, { at: number; connection: Promise<Connection | string> }>();
+  const connections = new Map<
+    string,
+    { at: number; version: number; connection: Promise<Connection | string> }
+  >();
   const limiters = new Map<string, () => Promise<void>>();
   const connectionOf = (companyUuid: string) => {
     const cached = connections.get(companyUuid);
     const now = performance.now();
-    if (cached && now - cached.at < CONNECTION_CACHE_MS) return cached.connection;
+    const version = connectionsVersion(deps.db);
+    if (cached && cached.version === version && now - cached.at < CONNECTION_CACHE_MS) {
+      return cached.connection;
+    }
     // A working connection, or the status that says why there is none.
     const connection = loadConnection(deps, companyUuid, channel).then((found) =>
       found && found.status === 'connected' ? found : (found?.status ?? 'not_connected'),
     );
-    connections.set(companyUuid, { at: now, connection });
+    connections.set(companyUuid, { at: now, version, connection });
     return connection;
   };
   const limiterOf = (connection: Connection) => {

@@ -53,6 +53,26 @@ const toConnection = (deps: ConnectionDeps, row: ChannelConnectionsTable): Conne
 /** Connections whose webhooks are taken: tested at least once (not disconnected, not a demo sample). */
 const ANSWERING = ['connected', 'error'];
 
+// Changes of connections made by this process, per database: the scheduler's adapters read a
+// connection again at once after one (an administrator connects, then resends), instead of
+// waiting for their cache to expire. Other servers on the same database see it within the cache's
+// few seconds.
+const changes = new WeakMap<object, number>();
+
+/** How many times this process changed the database's connections. */
+export const connectionsVersion = (db: Db): number => changes.get(db) ?? 0;
+
+/** A write of connections, counted once it is done (a read during it may see the old row). */
+const changing =
+  <D extends { db: Db }, A extends unknown[], R>(write: (deps: D, ...args: A) => Promise<R>) =>
+  async (deps: D, ...args: A): Promise<R> => {
+    try {
+      return await write(deps, ...args);
+    } finally {
+      changes.set(deps.db, connectionsVersion(deps.db) + 1);
+    }
+  };
+
 /** True when any company has a connection with secrets (start-up checks the key then). */
 export const hasConnections = async (db: Db): Promise<boolean> =>
   (await db
@@ -116,24 +136,26 @@ export const findConnectionByUuid = async (
  * A signed event proved the connection's key: it routes that key's events from now on. False
  * when the connection already has a key or another connection holds this one.
  */
-export const proveProviderKey = async (
-  deps: Pick<ConnectionDeps, 'db' | 'clock'>,
-  connection: Connection,
-  providerKey: string,
-): Promise<boolean> => {
-  try {
-    const result = await deps.db
-      .updateTable('channel_connections')
-      .set({ provider_key: providerKey, updated_at: deps.clock.now().toISOString() })
-      .where('uuid', '=', connection.uuid)
-      .where('provider_key', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
-};
+export const proveProviderKey = changing(
+  async (
+    deps: Pick<ConnectionDeps, 'db' | 'clock'>,
+    connection: Connection,
+    providerKey: string,
+  ): Promise<boolean> => {
+    try {
+      const result = await deps.db
+        .updateTable('channel_connections')
+        .set({ provider_key: providerKey, updated_at: deps.clock.now().toISOString() })
+        .where('uuid', '=', connection.uuid)
+        .where('provider_key', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  },
+);
 
 /** True when a connection other than `exceptUuid` holds the channel's key. */
 const keyHeldElsewhere = async (
@@ -168,121 +190,127 @@ export const connectionsOfChannel = async (
  * Creates or updates the company's connection of a channel. Secrets not given keep their
  * stored value (an administrator edits an id without typing the token again).
  */
-export const saveConnection = async (
-  deps: ConnectionDeps,
-  values: {
-    companyUuid: string;
-    channel: TChannelKey;
-    providerIds: Record<string, string>;
-    secrets: Record<string, string>;
-    userUuid: string | null;
+export const saveConnection = changing(
+  async (
+    deps: ConnectionDeps,
+    values: {
+      companyUuid: string;
+      channel: TChannelKey;
+      providerIds: Record<string, string>;
+      secrets: Record<string, string>;
+      userUuid: string | null;
+    },
+  ): Promise<Connection> => {
+    const box = boxOf(deps);
+    const now = deps.clock.now().toISOString();
+    const existing = await loadConnection(deps, values.companyUuid, values.channel);
+    const uuid = existing?.uuid ?? newUuid();
+    const secrets = { ...existing?.secrets, ...values.secrets };
+    const providerIds = { ...existing?.providerIds, ...values.providerIds };
+    const sealed = box.seal(secrets, uuid);
+    if (existing) {
+      await deps.db
+        .updateTable('channel_connections')
+        .set({ provider_ids: JSON.stringify(providerIds), secrets: sealed, updated_at: now })
+        .where('uuid', '=', uuid)
+        .execute();
+    } else {
+      await deps.db
+        .insertInto('channel_connections')
+        .values({
+          uuid,
+          company_uuid: values.companyUuid,
+          channel: values.channel,
+          status: 'disconnected',
+          provider_ids: JSON.stringify(providerIds),
+          provider_key: null,
+          secrets: sealed,
+          last_error: null,
+          last_tested_at: null,
+          created_by: values.userUuid,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    return {
+      uuid,
+      companyUuid: values.companyUuid,
+      channel: values.channel,
+      status: existing?.status ?? 'disconnected',
+      providerIds,
+      providerKey: existing?.providerKey ?? null,
+      secrets,
+    };
   },
-): Promise<Connection> => {
-  const box = boxOf(deps);
-  const now = deps.clock.now().toISOString();
-  const existing = await loadConnection(deps, values.companyUuid, values.channel);
-  const uuid = existing?.uuid ?? newUuid();
-  const secrets = { ...existing?.secrets, ...values.secrets };
-  const providerIds = { ...existing?.providerIds, ...values.providerIds };
-  const sealed = box.seal(secrets, uuid);
-  if (existing) {
-    await deps.db
-      .updateTable('channel_connections')
-      .set({ provider_ids: JSON.stringify(providerIds), secrets: sealed, updated_at: now })
-      .where('uuid', '=', uuid)
-      .execute();
-  } else {
-    await deps.db
-      .insertInto('channel_connections')
-      .values({
-        uuid,
-        company_uuid: values.companyUuid,
-        channel: values.channel,
-        status: 'disconnected',
-        provider_ids: JSON.stringify(providerIds),
-        provider_key: null,
-        secrets: sealed,
-        last_error: null,
-        last_tested_at: null,
-        created_by: values.userUuid,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  }
-  return {
-    uuid,
-    companyUuid: values.companyUuid,
-    channel: values.channel,
-    status: existing?.status ?? 'disconnected',
-    providerIds,
-    providerKey: existing?.providerKey ?? null,
-    secrets,
-  };
-};
+);
 
 /**
  * The outcome of a connection test: connected with what the provider said, or the error.
  * `key_taken` (recorded as an error): the key the test found or the administrator typed is
  * another company's, which keeps it — two companies never share a provider account's events.
  */
-export const recordConnectionTest = async (
-  deps: ConnectionDeps,
-  connection: Connection,
-  outcome: { ok: true; check: ConnectionCheck } | { ok: false; error: string },
-): Promise<'recorded' | 'key_taken'> => {
-  const now = deps.clock.now().toISOString();
-  const failed = (error: string) =>
-    deps.db
-      .updateTable('channel_connections')
-      .set({ status: 'error', last_error: error, last_tested_at: now, updated_at: now })
-      .where('uuid', '=', connection.uuid)
-      .execute();
-  if (!outcome.ok) {
-    await failed(outcome.error);
-    return 'recorded';
-  }
-  const { check } = outcome;
-  for (const key of [check.providerKey, check.claimedKey]) {
-    if (key && (await keyHeldElsewhere(deps, connection.channel, key, connection.uuid))) {
+export const recordConnectionTest = changing(
+  async (
+    deps: ConnectionDeps,
+    connection: Connection,
+    outcome: { ok: true; check: ConnectionCheck } | { ok: false; error: string },
+  ): Promise<'recorded' | 'key_taken'> => {
+    const now = deps.clock.now().toISOString();
+    const failed = (error: string) =>
+      deps.db
+        .updateTable('channel_connections')
+        .set({ status: 'error', last_error: error, last_tested_at: now, updated_at: now })
+        .where('uuid', '=', connection.uuid)
+        .execute();
+    if (!outcome.ok) {
+      await failed(outcome.error);
+      return 'recorded';
+    }
+    const { check } = outcome;
+    for (const key of [check.providerKey, check.claimedKey]) {
+      if (key && (await keyHeldElsewhere(deps, connection.channel, key, connection.uuid))) {
+        await failed(MESSAGES.connectionKeyTaken);
+        return 'key_taken';
+      }
+    }
+    try {
+      await deps.db
+        .updateTable('channel_connections')
+        .set({
+          status: 'connected',
+          provider_ids: JSON.stringify({ ...connection.providerIds, ...check.providerIds }),
+          provider_key: check.providerKey,
+          last_error: null,
+          last_tested_at: now,
+          updated_at: now,
+        })
+        .where('uuid', '=', connection.uuid)
+        .execute();
+    } catch (error) {
+      // Another company's test took the key between the check above and this write.
+      if (!isUniqueViolation(error)) throw error;
       await failed(MESSAGES.connectionKeyTaken);
       return 'key_taken';
     }
-  }
-  try {
-    await deps.db
-      .updateTable('channel_connections')
-      .set({
-        status: 'connected',
-        provider_ids: JSON.stringify({ ...connection.providerIds, ...check.providerIds }),
-        provider_key: check.providerKey,
-        last_error: null,
-        last_tested_at: now,
-        updated_at: now,
-      })
-      .where('uuid', '=', connection.uuid)
-      .execute();
-  } catch (error) {
-    // Another company's test took the key between the check above and this write.
-    if (!isUniqueViolation(error)) throw error;
-    await failed(MESSAGES.connectionKeyTaken);
-    return 'key_taken';
-  }
-  return 'recorded';
-};
+    return 'recorded';
+  },
+);
 
-export const deleteConnection = async (
-  deps: Pick<ConnectionDeps, 'db'>,
-  companyUuid: string,
-  channel: TChannelKey,
-): Promise<boolean> => {
-  const result = await deps.db
-    .deleteFrom('channel_connections')
-    .where('company_uuid', '=', companyUuid)
-    .where('channel', '=', channel)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-};
+export const deleteConnection = changing(
+  async (
+    deps: Pick<ConnectionDeps, 'db'>,
+    companyUuid: string,
+    channel: TChannelKey,
+  ): Promise<boolean> => {
+    const result = await deps.db
+      .deleteFrom('channel_connections')
+      .where('company_uuid', '=', companyUuid)
+      .where('channel', '=', channel)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+);
 
 /**
  * The company's five channels as the Channels page shows them: status, the provider's ids, which

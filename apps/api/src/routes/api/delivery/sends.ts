@@ -1,0 +1,189 @@
+import {
+  MESSAGES,
+  ZCourseDeliveryFailuresResponseSchema,
+  ZCourseParamsSchema,
+  ZLearnerDeliveriesResponseSchema,
+  ZResendRequestSchema,
+  ZResendResponseSchema,
+  ZUuidParamsSchema,
+} from '@ccp/schemas';
+import type { TDeliveryFailure, TDeliveryFailureReason, TLocale } from '@ccp/schemas';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+import { findCourse } from '../../../courses/courses-repository.ts';
+import { sendsRepository } from '../../../delivery/sends-repository.ts';
+import { requestLanguage } from '../../../i18n/language.ts';
+import { maybeText } from '../../../i18n/texts.ts';
+import { findLearner } from '../../../learners/learners-repository.ts';
+import { AppError } from '../../../lib/app-error.ts';
+import { authOf } from '../../../plugins/auth.ts';
+
+// What went to a learner and what did not, and why (issue 25): the learner page's sends per
+// course, a course's failures, and resending them (an administrator or the course's creator).
+
+const TAGS = ['delivery'];
+
+/** A stored failure as the caller reads it: the reason in their language and the provider's words. */
+const failureOf = (
+  lang: TLocale,
+  code: string | null,
+  detail: string | null,
+): TDeliveryFailure | null => {
+  if (code === null) return null;
+  const reason = code as TDeliveryFailureReason;
+  return {
+    reason,
+    message: maybeText(lang, `enum.deliveryFailure.${reason}`) ?? reason,
+    detail: detail ?? '',
+  };
+};
+
+/** Administrators resend any course's sends; a creator those of their own courses. */
+const mayResend = (request: FastifyRequest, creatorUuid: string | null): boolean => {
+  const { user } = authOf(request);
+  return user.is_admin === 1 || creatorUuid === user.uuid;
+};
+
+export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/v1/learners/:uuid/deliveries',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'What was sent to a learner, per course: the invitation and each lesson day',
+        description:
+          'Each lesson day with its status and times, the provider’s message id, and for what did not go its reason (`failure.reason`, one of DELIVERY_FAILURE_REASONS, with `message` in the Accept-Language and the provider’s words as `detail`). `resendable` says whether the caller may resend it.',
+        params: ZUuidParamsSchema,
+        response: { 200: ZLearnerDeliveriesResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      const lang = requestLanguage(request);
+      const learner = await findLearner(app.db, user.company_uuid, request.params.uuid);
+      const courses = await sendsRepository.learnerCourses(app.db, user.company_uuid, learner.uuid);
+      const sends = await sendsRepository.lessonSends(
+        app.db,
+        learner.uuid,
+        courses.map((course) => course.course_uuid),
+      );
+      return {
+        data: courses.map((course) => {
+          const resend = mayResend(request, course.creator_uuid);
+          return {
+            course: {
+              uuid: course.course_uuid,
+              name: course.course_name,
+              status: course.course_status,
+            },
+            enrollment: {
+              uuid: course.enrollment_uuid,
+              status: course.enrollment_status,
+              channel: course.channel,
+            },
+            invitation: course.invited
+              ? {
+                  sent_at: course.invitation_sent_at,
+                  failure: failureOf(
+                    lang,
+                    course.invitation_failure_code,
+                    course.invitation_failure_detail,
+                  ),
+                  retry_at: course.invitation_retry_at,
+                  resendable:
+                    resend &&
+                    course.enrollment_status === 'invited' &&
+                    course.invitation_failure_code !== null,
+                }
+              : null,
+            lessons: sends
+              .filter((send) => send.course_uuid === course.course_uuid)
+              .map(({ course_uuid: _course, failure_code, failure_detail, ...send }) => ({
+                ...send,
+                failure: failureOf(
+                  lang,
+                  // Failed before reasons were kept (0025): the provider's refusal, unnamed.
+                  failure_code ?? (send.status === 'failed' ? 'provider_error' : null),
+                  failure_detail,
+                ),
+                resendable: resend && send.status === 'failed',
+              })),
+          };
+        }),
+      };
+    },
+  );
+
+  app.get(
+    '/api/v1/classrooms/:classroomUuid/courses/:courseUuid/delivery-failures',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The course’s lessons and invitations that did not go, with why',
+        params: ZCourseParamsSchema,
+        response: { 200: ZCourseDeliveryFailuresResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      const lang = requestLanguage(request);
+      const { classroomUuid, courseUuid } = request.params;
+      const course = await findCourse(app.db, user.company_uuid, classroomUuid, courseUuid);
+      const rows = await sendsRepository.courseFailures(app.db, course.uuid);
+      return {
+        data: {
+          items: rows.map((row) => ({
+            kind: row.kind,
+            uuid: row.uuid,
+            learner: {
+              uuid: row.learner_uuid,
+              first_name: row.first_name,
+              last_name: row.last_name,
+            },
+            channel: row.channel,
+            day: row.day,
+            at: row.at,
+            failure: failureOf(lang, row.failure_code, row.failure_detail)!,
+          })),
+          resendable: mayResend(request, course.creator_uuid),
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/api/v1/classrooms/:classroomUuid/courses/:courseUuid/resend',
+    {
+      schema: {
+        tags: TAGS,
+        summary:
+          'Resend failed lessons and invitations of the course (administrators, its creator)',
+        description:
+          '`lessons` and `invitations` name lesson sends and enrolments (as the learner page and delivery-failures give them), or `all_failed: true` takes every one that failed. They go at the scheduler’s next run; a course that had ended for want of anything to send runs again. Ones that did not fail are left as they are (the counts say how many were taken).',
+        params: ZCourseParamsSchema,
+        body: ZResendRequestSchema,
+        response: { 200: ZResendResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      const { classroomUuid, courseUuid } = request.params;
+      const course = await findCourse(app.db, user.company_uuid, classroomUuid, courseUuid);
+      if (!mayResend(request, course.creator_uuid)) {
+        throw new AppError('FORBIDDEN', MESSAGES.resendNotAllowed);
+      }
+      if (course.deleted_at !== null || !sendsRepository.sends(course.status)) {
+        throw new AppError('CONFLICT', MESSAGES.resendCourseNotLive);
+      }
+      const { lessons, invitations, all_failed: allFailed } = request.body;
+      const counts = await sendsRepository.resend(
+        app.db,
+        course.uuid,
+        { lessons, invitations, allFailed },
+        app.clock.now().toISOString(),
+      );
+      return { data: counts };
+    },
+  );
+};
