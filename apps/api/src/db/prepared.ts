@@ -53,3 +53,15 @@ export const preparedQuery = <Args extends unknown[], Row = unknown>(
   };
   return { bind, run: (db, ...args) => db.executeQuery(bind(db, ...args)) };
 };
+
+/** Runs compiled statements in one transaction (or just the one). */
+export const writeRecords = async (db: Db, records: CompiledQuery[]): Promise<void> => {
+  if (records.length === 0) return;
+  if (records.length === 1) {
+    await db.executeQuery(records[0]!);
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    for (const record of records) await trx.executeQuery(record);
+  });
+};

@@ -4,15 +4,12 @@ import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { ChannelMessage } from './render-common.ts';
+import type { AcceptedMessage, ChannelMessage } from './message.ts';
 
 // channel_messages: each message a provider accepted, by its id there, with the send it belongs
 // to. A provider's receipts (WhatsApp's `statuses`: delivered, read, failed) name only that id;
 // this finds the lesson (or invitation, reminder) they are about by key, not by a scan of the
 // outbox bodies.
-
-/** One message that went: the provider's id, and whether it was the notice outside the window. */
-export type AcceptedMessage = { providerMessageId: string; template: boolean };
 
 type Values = [
   channel: TChannelKey,

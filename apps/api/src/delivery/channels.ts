@@ -4,14 +4,15 @@ import type { CompiledQuery } from 'kysely';
 
 import type { Db } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
+
+// Where the scheduler has always found it: a send's records are written with its own.
+export { writeRecords } from '../db/prepared.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
 import { ChannelSendError, errorText } from './connector.ts';
-import type { ErrorVerdict } from './connector.ts';
-import { renderPayload, summaryOf } from './render.ts';
-import type { ChannelMessage } from './render.ts';
-
-export type { ChannelMessage } from './render.ts';
+import { CHANNELS } from './channels/index.ts';
+import { summaryOf } from './render-common.ts';
+import type { ChannelMessage, ErrorVerdict } from './message.ts';
 
 /**
  * How the scheduler reaches a channel. A real connector (a Teams bot, a Slack app, the WhatsApp
@@ -38,18 +39,6 @@ export type ChannelAdapters = Record<TChannelKey, ChannelAdapter>;
  * one transaction (the scheduler: with the lesson's finish and the next lesson's claim).
  */
 export type SendReceipt = { providerMessageId: string; records?: CompiledQuery[] };
-
-/** Runs compiled statements in one transaction (or just the one). */
-export const writeRecords = async (db: Db, records: CompiledQuery[]): Promise<void> => {
-  if (records.length === 0) return;
-  if (records.length === 1) {
-    await db.executeQuery(records[0]!);
-    return;
-  }
-  await db.transaction().execute(async (trx) => {
-    for (const record of records) await trx.executeQuery(record);
-  });
-};
 
 // The outbox is a database write, so it is paced only loosely; real connectors use the
 // provider's limits (Slack about 1 message a second per channel, WhatsApp Cloud API 80/s...).
@@ -129,7 +118,7 @@ export const createOutboxAdapters = (deps: { db: Db; clock: Clock }): ChannelAda
           const record = outboxRecord(deps, key, message, {
             uuid,
             recipient: message.recipient.address,
-            body: renderPayload(key, message),
+            body: CHANNELS[key].render(message),
           });
           return { providerMessageId: uuid, records: [record] };
         },

@@ -3,25 +3,20 @@ import type { TChannelKey } from '@ccp/schemas';
 import type { CompiledQuery } from 'kysely';
 
 import type { Db } from '../db/index.ts';
-import { systemClock } from '../lib/clock.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import type { ChannelSettings } from './channel-settings.ts';
-import { createSlackConnector } from './channels/slack/client.ts';
-import { createGoogleChatConnector } from './channels/google-chat/client.ts';
-import { createTeamsConnector } from './channels/teams/client.ts';
-import { createWebexConnector } from './channels/webex/client.ts';
-import { createWhatsAppConnector } from './channels/whatsapp/client.ts';
+import { CHANNELS } from './channels/index.ts';
 import { createRateLimiter, outboxRecord } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters } from './channels.ts';
 import { channelMessageRecords } from './channel-messages.ts';
 import { ChannelSendError, errorText } from './connector.ts';
-import type { Connection, Connector, Identity } from './connector.ts';
+import type { Connector } from './connector.ts';
 import { connectionsVersion, loadConnection } from './connections.ts';
 import { findIdentity, identityRecord } from './identities.ts';
-import type { ChannelMessage } from './render.ts';
+import type { ChannelMessage, Connection, Identity } from './message.ts';
 
 // The scheduler's adapters once providers can be connected: a message of a company with a live
 // connection for its channel goes through that provider's connector (identity resolved and
@@ -37,19 +32,6 @@ export type ConnectorDeps = {
   /** Where the time spent waiting for a provider's pace is counted (optional in tests). */
   metrics?: Pick<Metrics, 'pacingWait'>;
 };
-
-export const createConnectors = (
-  settings: ChannelSettings,
-  clock: Clock = systemClock,
-  db?: Db,
-): Record<TChannelKey, Connector> => ({
-  slack: createSlackConnector(settings.slack),
-  webex: createWebexConnector(settings.webex),
-  whatsapp: createWhatsAppConnector(settings.whatsapp, clock),
-  // Teams finds a learner among the conversations its webhook kept.
-  'ms-teams': createTeamsConnector(settings.teams, { db }),
-  'google-chat': createGoogleChatConnector(settings.googleChat),
-});
 
 // Connections are read again after this long, so a new token or a disconnect takes effect.
 const CONNECTION_CACHE_MS = 5_000;
@@ -158,9 +140,10 @@ const connectedAdapter = (deps: ConnectorDeps, connector: Connector): ChannelAda
 };
 
 /** Every channel's adapter: its provider's connector. */
-export const createConnectedAdapters = (deps: ConnectorDeps): ChannelAdapters => {
-  const connectors = createConnectors(deps.channelSettings, deps.clock, deps.db);
-  return Object.fromEntries(
-    CHANNEL_KEYS.map((key) => [key, connectedAdapter(deps, connectors[key])]),
+export const createConnectedAdapters = (deps: ConnectorDeps): ChannelAdapters =>
+  Object.fromEntries(
+    CHANNEL_KEYS.map((key) => [
+      key,
+      connectedAdapter(deps, CHANNELS[key].createConnector(deps.channelSettings, deps)),
+    ]),
   ) as ChannelAdapters;
-};

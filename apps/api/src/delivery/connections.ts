@@ -7,7 +7,7 @@ import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
 import { isUniqueViolation } from '../learners/learners-repository.ts';
 import type { SecretBox } from '../lib/secrets.ts';
-import type { Connection, ConnectionCheck } from './connector.ts';
+import type { Connection, ConnectionCheck } from './message.ts';
 
 // The channel_connections table: one row per company and provider, provider ids in clear and
 // secrets sealed with AES-256-GCM (lib/secrets.ts), bound to the row's uuid.

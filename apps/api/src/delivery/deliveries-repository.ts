@@ -4,6 +4,7 @@ import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { SendOutcome } from './channels.ts';
+import { CHANNELS } from './channels/index.ts';
 import { failureReasonOf } from './failure-reasons.ts';
 
 // How a send ended, as the rows of `lesson_deliveries` and `enrollments` record it (issue 25):
@@ -34,7 +35,7 @@ export const failure = (reason: TDeliveryFailureReason, detail = ''): Failure =>
 export const endOfOutcome = (channel: TChannelKey, outcome: SendOutcome, now: Date): SendEnd => {
   if (outcome.ok) return { status: 'sent', providerMessageId: outcome.providerMessageId };
   const why = failure(
-    failureReasonOf(channel, outcome.verdict),
+    failureReasonOf(outcome.verdict, CHANNELS[channel].failureCodes),
     `${outcome.verdict.code}: ${outcome.error}`,
   );
   if (outcome.retryAfterMs !== undefined) {

@@ -5,7 +5,7 @@ import type { Db } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newUuid } from '../lib/ids.ts';
-import type { Identity, KnownIdentity } from './connector.ts';
+import type { Identity, KnownIdentity } from './message.ts';
 
 // learner_channel_identities: where a learner is on a provider, resolved once from their e-mail
 // or phone and kept until that contact changes. Inbound answers find the learner by it.

@@ -1,18 +1,9 @@
 import { CHANNEL_KEYS } from '@ccp/schemas';
-import type {
-  TChannelKey,
-  TChannelPreview,
-  TChannelPreviewIssue,
-  TLocale,
-  TPreviewLesson,
-} from '@ccp/schemas';
+import type { TChannelKey, TChannelPreview, TLocale, TPreviewLesson } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
-import { GOOGLE_CHAT_MESSAGE_BYTES } from './channels/google-chat/render.ts';
-import { SLACK_LIMITS } from './channels/slack/render.ts';
-import { WHATSAPP_LIMITS } from './channels/whatsapp/render.ts';
-import { renderPayload } from './render.ts';
-import type { ChannelMessage, LessonContent, RenderedPayload } from './render.ts';
+import { CHANNELS } from './channels/index.ts';
+import type { ChannelMessage, LessonContent, RenderedPayload } from './message.ts';
 
 // The channel preview of the wizard: a lesson rendered for each channel by the scheduler's own
 // renderer (one call, renderLessonFor), and what a channel cannot carry as written.
@@ -61,26 +52,12 @@ export const renderLessonFor = (input: LessonPreviewInput): RenderedPayload => {
     language: input.language,
     recipient: {
       ...SAMPLE_RECIPIENT,
-      address: SAMPLE_ADDRESS[input.channel === 'whatsapp' ? 'phone' : 'email'],
+      address: SAMPLE_ADDRESS[CHANNELS[input.channel].contact],
     },
     lesson: toLessonContent(input.day, input.lesson),
     totalDays: input.totalDays,
   };
-  return renderPayload(input.channel, message);
-};
-
-const bytesOf = (payload: RenderedPayload) => Buffer.byteLength(JSON.stringify(payload), 'utf8');
-const partsOf = (payload: RenderedPayload): RenderedPayload[] => [
-  payload,
-  ...((payload.continued as RenderedPayload[] | undefined) ?? []),
-];
-
-/** How the rendered question offers its answers on WhatsApp: reply buttons, a list, or (null) numbers typed back. */
-const whatsappAnswers = (payload: RenderedPayload): 'button' | 'list' | null => {
-  const last = partsOf(payload).at(-1) as
-    { type?: string; interactive?: { type?: string }; text?: { body?: string } } | undefined;
-  if (last?.type === 'interactive') return last.interactive?.type === 'list' ? 'list' : 'button';
-  return null;
+  return CHANNELS[input.channel].render(message);
 };
 
 /**
@@ -95,34 +72,15 @@ export const previewIssues = (
   payload: RenderedPayload,
   lang: TLocale,
 ): TChannelPreview['issues'] => {
-  const issues: TChannelPreview['issues'] = [];
-  const add = (code: TChannelPreviewIssue, params: Record<string, string | number>) =>
-    issues.push({ code, message: t(lang, `server.preview.${code}`, params) });
   const name = t(lang, `server.preview.channels.${channel}`);
   const assessment = lesson.assessment;
   const answers =
     assessment && assessment.type !== 'open_answer' ? assessment.answers.map((a) => a.text) : [];
-  if (channel === 'slack') {
-    const max = SLACK_LIMITS.buttonText;
-    if (answers.some((answer) => [...answer].length > max))
-      add('buttonTextCut', { channel: name, max });
-  }
-  if (channel === 'whatsapp' && answers.length > 0) {
-    const offered = whatsappAnswers(payload);
-    if (offered === 'list') {
-      add('answersInList', {
-        channel: name,
-        max: WHATSAPP_LIMITS.buttons,
-        length: WHATSAPP_LIMITS.buttonTitle,
-      });
-    } else if (offered === null) {
-      add('tooManyButtons', { channel: name, count: answers.length, max: WHATSAPP_LIMITS.buttons });
-    }
-  }
-  if (channel === 'google-chat' && bytesOf(payload) > GOOGLE_CHAT_MESSAGE_BYTES) {
-    add('textTooLong', { channel: name, max: GOOGLE_CHAT_MESSAGE_BYTES });
-  }
-  return issues;
+  const issues = CHANNELS[channel].previewIssues?.({ answers }, payload) ?? [];
+  return issues.map(({ code, params }) => ({
+    code,
+    message: t(lang, `server.preview.${code}`, { channel: name, ...params }),
+  }));
 };
 
 /** The lesson as each of the five channels would receive it. */

@@ -1,50 +1,10 @@
-import type { TAssessment, TChannelKey, TLessonMedia, TLocale } from '@ccp/schemas';
+import type { TLocale } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
-import type { KnownIdentity } from './connector.ts';
+import type { ChannelMessage, LessonContent, RenderedPayload } from './message.ts';
 
-// What every channel's renderer shares: the message shape, the learner's words in each language,
+// What every channel's renderer shares: the learner's words in each language,
 // lesson HTML as each channel's rich text, and what answer buttons carry back.
-
-export type MessageKind = 'lesson' | 'reminder' | 'invitation';
-
-export type LessonContent = {
-  day: number;
-  title: string;
-  topic_intro: string;
-  /** HTML. */
-  topic_content: string;
-  learning_minutes: number;
-  media: TLessonMedia | null;
-  assessment: TAssessment | null;
-};
-
-export type ChannelMessage = {
-  kind: MessageKind;
-  channel: TChannelKey;
-  companyUuid: string;
-  courseUuid: string;
-  courseName: string;
-  /** The lesson send this message belongs to; null for an invitation. */
-  deliveryUuid: string | null;
-  language: TLocale;
-  recipient: {
-    learnerUuid: string;
-    firstName: string;
-    lastName: string;
-    /** The e-mail (Teams, Slack, Webex, Google Chat) or phone (WhatsApp) the channel reaches. */
-    address: string;
-    /**
-     * Where the learner is on the channel, when the sender already read it with the message
-     * (null: none saved yet; absent: not read, the connector looks it up).
-     */
-    identity?: KnownIdentity | null;
-  };
-  /** The lesson, for a lesson or its reminder. */
-  lesson: LessonContent | null;
-  /** Number of lesson days of the course ("Day 2 of 5"). */
-  totalDays: number;
-};
 
 /** The longest open answer kept, and a card's text input takes (a WhatsApp message: 4 096). */
 export const OPEN_ANSWER_MAX = 4096;
@@ -64,9 +24,6 @@ export const openAnswerInput = (placeholder: string) => ({
   maxLength: OPEN_ANSWER_MAX,
   placeholder,
 });
-
-/** A channel's payload: JSON the channel's API takes. */
-export type RenderedPayload = Record<string, unknown>;
 
 export type LearnerTexts = {
   day: (day: number, total: number) => string;
@@ -185,27 +142,6 @@ export const MARKDOWN: TextStyle = {
   italic: (text) => `_${text}_`,
   link: (text, href) => `[${text}](${href})`,
   newline: '\n',
-};
-export const SLACK: TextStyle = {
-  bold: (text) => `*${text}*`,
-  italic: (text) => `_${text}_`,
-  link: (text, href) => `<${href}|${text}>`,
-  newline: '\n',
-};
-export const WHATSAPP: TextStyle = {
-  bold: (text) => `*${text}*`,
-  italic: (text) => `_${text}_`,
-  link: (text, href) => `${text} (${href})`,
-  newline: '\n',
-};
-export const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-export const CHAT_HTML: TextStyle = {
-  bold: (text) => `<b>${text}</b>`,
-  italic: (text) => `<i>${text}</i>`,
-  link: (text, href) => `<a href="${escapeHtml(href)}">${text}</a>`,
-  newline: '<br>',
-  escape: escapeHtml,
 };
 
 /**

@@ -17,14 +17,7 @@ import {
   sendWithRetries,
   writeRecords,
 } from './channels.ts';
-import type {
-  ChannelAdapter,
-  ChannelAdapters,
-  ChannelMessage,
-  SendOutcome,
-  Sleep,
-} from './channels.ts';
-import type { KnownIdentity } from './connector.ts';
+import type { ChannelAdapter, ChannelAdapters, SendOutcome, Sleep } from './channels.ts';
 import {
   dropInvited,
   enrolmentCloseAt,
@@ -33,7 +26,7 @@ import {
   parseDistribution,
 } from './enrolment.ts';
 import type { CoursePlan } from './enrolment.ts';
-import type { LessonContent } from './render.ts';
+import type { ChannelMessage, KnownIdentity, LessonContent } from './message.ts';
 
 // The in-process scheduler. Each tick: close enrolments whose time has come, send opt-in
 // invitations, send every due lesson, mark answers missed after 72 hours, remind unread lessons

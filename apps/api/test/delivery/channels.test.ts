@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 
 import { createRateLimiter, sendWithRetries } from '../../src/delivery/channels.ts';
 import type { ChannelAdapter } from '../../src/delivery/channels.ts';
-import { formatHtml, renderPayload } from '../../src/delivery/render.ts';
-import type { ChannelMessage, LessonContent } from '../../src/delivery/render.ts';
+import { CHANNELS } from '../../src/delivery/channels/index.ts';
+import { formatHtml } from '../../src/delivery/render-common.ts';
+import type { ChannelMessage, LessonContent } from '../../src/delivery/message.ts';
 
 const DELIVERY = '3f1e0c9a-7b2d-4e5f-8a6b-1c2d3e4f5a6b';
 const COURSE = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
@@ -97,9 +98,9 @@ describe('formatHtml: lesson HTML as each channel’s text', () => {
   });
 });
 
-describe('renderPayload: one message, five channel payloads', () => {
+describe('CHANNELS[channel].render: one message, five channel payloads', () => {
   it('MS Teams: a Bot Framework activity with an Adaptive Card 1.5, the answers in one choice set', () => {
-    const payload = renderPayload('ms-teams', message({ channel: 'ms-teams' })) as any;
+    const payload = CHANNELS['ms-teams'].render(message({ channel: 'ms-teams' })) as any;
     expect(payload.type).toBe('message');
     const card = payload.attachments[0];
     expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
@@ -128,7 +129,7 @@ describe('renderPayload: one message, five channel payloads', () => {
   });
 
   it('Slack: chat.postMessage with Block Kit, answer buttons carrying the delivery', () => {
-    const payload = renderPayload('slack', message()) as any;
+    const payload = CHANNELS.slack.render(message()) as any;
     expect(payload.channel).toBe('ada@example.test');
     expect(payload.text).toBe('Anchoring (Negotiation Basics)');
     expect(payload.blocks[0]).toEqual({
@@ -160,8 +161,7 @@ describe('renderPayload: one message, five channel payloads', () => {
   });
 
   it('WhatsApp: the session messages, the lesson as text and the question as a list when an answer is over 20 characters', () => {
-    const payload = renderPayload(
-      'whatsapp',
+    const payload = CHANNELS.whatsapp.render(
       message({
         channel: 'whatsapp',
         language: 'it',
@@ -189,7 +189,7 @@ describe('renderPayload: one message, five channel payloads', () => {
   });
 
   it('Webex: /v1/messages markdown to the person’s e-mail, then the question on an Adaptive Card 1.3 of its own', () => {
-    const payload = renderPayload('webex', message({ channel: 'webex' })) as any;
+    const payload = CHANNELS.webex.render(message({ channel: 'webex' })) as any;
     expect(payload.toPersonEmail).toBe('ada@example.test');
     // The lesson's text goes without a card: Webex clients that render a card hide the message's
     // text (https://developer.webex.com/docs/api/guides/cards), so the card is a second message.
@@ -242,8 +242,7 @@ describe('renderPayload: one message, five channel payloads', () => {
   });
 
   it('Google Chat: a cardsV2 card with an HTML paragraph and answer buttons', () => {
-    const payload = renderPayload(
-      'google-chat',
+    const payload = CHANNELS['google-chat'].render(
       message({ channel: 'google-chat', language: 'de' }),
     ) as any;
     const card = payload.cardsV2[0];
@@ -277,7 +276,7 @@ describe('renderPayload: one message, five channel payloads', () => {
       lesson: null,
       language: 'it',
     });
-    const slack = renderPayload('slack', invitation) as any;
+    const slack = CHANNELS.slack.render(invitation) as any;
     expect(slack.text).toBe('Sei invitato a Negotiation Basics');
     const buttons = list<{ text: { text: string }; value: string }>(
       list<any>(slack.blocks).at(-1).elements,
@@ -288,7 +287,7 @@ describe('renderPayload: one message, five channel payloads', () => {
       ['Sì, partecipo', { type: 'opted_in', course_uuid: COURSE, learner_uuid: LEARNER }],
       ['No, grazie', { type: 'declined', course_uuid: COURSE, learner_uuid: LEARNER }],
     ]);
-    const whatsapp = renderPayload('whatsapp', { ...invitation, channel: 'whatsapp' }) as any;
+    const whatsapp = CHANNELS.whatsapp.render({ ...invitation, channel: 'whatsapp' }) as any;
     expect(whatsapp.interactive.body.text).toContain('Ada');
     expect(
       list<{ reply: { id: string; title: string } }>(whatsapp.interactive.action.buttons).map(
@@ -302,10 +301,10 @@ describe('renderPayload: one message, five channel payloads', () => {
 
   it('renders the unread reminder naming the lesson', () => {
     const reminder = message({ kind: 'reminder' });
-    expect((renderPayload('webex', reminder) as any).markdown).toBe(
+    expect((CHANNELS.webex.render(reminder) as any).markdown).toBe(
       '**A lesson is waiting for you**\nYou have not opened "Anchoring" of Negotiation Basics yet.',
     );
-    expect((renderPayload('whatsapp', reminder) as any).text.body).toContain(
+    expect((CHANNELS.whatsapp.render(reminder) as any).text.body).toContain(
       'You have not opened "Anchoring" of Negotiation Basics yet.',
     );
   });

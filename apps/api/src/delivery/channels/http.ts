@@ -1,5 +1,5 @@
-import type { ErrorVerdict } from '../connector.ts';
 import { retryAfterMs } from '../connector.ts';
+import type { ErrorVerdict } from '../message.ts';
 
 // The plain-fetch clients' shared part (Webex, WhatsApp, Teams, Google Chat): a JSON call with a
 // timeout, a provider error carrying the HTTP status, Retry-After and the provider's code, and

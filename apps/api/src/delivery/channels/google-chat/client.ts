@@ -3,9 +3,10 @@ import type { TGoogleChatAudience } from '@ccp/schemas';
 import { SignJWT, importPKCS8 } from 'jose';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
+import type { Connector } from '../../connector.ts';
 import { renderGoogleChat } from './render.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
+import type { Connection, ErrorVerdict } from '../../message.ts';
 
 // The Google Chat connector (REST v1, plain fetch): the app authenticates as its service account
 // (an RS256 JWT assertion exchanged at the token endpoint, CCP_GOOGLE_TOKEN_URL, scope chat.bot)

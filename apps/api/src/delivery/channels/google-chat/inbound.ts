@@ -1,13 +1,13 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection } from '../../connector.ts';
 import { connectionsOfChannel, findConnectionByKey, proveProviderKey } from '../../connections.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { forgetConversation, saveIdentity } from '../../identities.ts';
 import { applyInbound, applyReply, parseAction } from '../../inbound.ts';
 import type { InboundResult } from '../../inbound.ts';
 import { audienceOfConnection, chatAppSeesSpace, chatEndpointUrl } from './client.ts';
+import type { Connection } from '../../message.ts';
 
 // Google Chat interaction events (https://developers.google.com/workspace/chat/api/reference/rest/v1/Event),
 // in the classic format or as a Chat app built as a Google Workspace add-on posts them

@@ -1,17 +1,22 @@
-import {
-  CHAT_HTML,
-  choicesOf,
-  escapeHtml,
-  formatHtml,
-  learnerTexts,
-  subtitleOf,
-  summaryOf,
-} from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
+import { choicesOf, formatHtml, learnerTexts, subtitleOf, summaryOf } from '../../render-common.ts';
+import type { TextStyle } from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
 // Google Chat: one message with a card (cardsV2) in the learner's DM space. The lesson's HTML
 // becomes Chat's HTML subset; the answers are buttons whose action carries the delivery and the
 // answer's index (Chat wraps long button texts); an open question asks for a reply message.
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Lesson HTML as the HTML subset a Chat card's text paragraph takes. */
+export const CHAT_HTML: TextStyle = {
+  bold: (text) => `<b>${text}</b>`,
+  italic: (text) => `<i>${text}</i>`,
+  link: (text, href) => `<a href="${escapeHtml(href)}">${text}</a>`,
+  newline: '<br>',
+  escape: escapeHtml,
+};
 
 /** What one Chat message may weigh (bytes of its JSON). */
 export const GOOGLE_CHAT_MESSAGE_BYTES = 32_000;

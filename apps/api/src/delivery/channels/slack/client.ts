@@ -2,8 +2,9 @@ import type { ErrorCode as SlackErrorCode, WebAPICallError, WebClient } from '@s
 
 import { commonJsExports } from '../../../lib/commonjs.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
+import type { Connector } from '../../connector.ts';
 import { renderSlack } from './render.ts';
+import type { Connection, ErrorVerdict } from '../../message.ts';
 
 // The Slack connector: @slack/web-api against the configured base URL (a fake in tests), no
 // retries of its own (the scheduler decides), rate limits surfaced instead of waited.

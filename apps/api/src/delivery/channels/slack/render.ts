@@ -7,7 +7,8 @@ import {
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload, TextStyle } from '../../render-common.ts';
+import type { TextStyle } from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
 // Slack: chat.postMessage with Block Kit, within Slack's published limits, splitting rather
 // than cutting: a section's text at most 3000 characters (longer content becomes several

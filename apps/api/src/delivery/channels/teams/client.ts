@@ -1,10 +1,12 @@
 import type { Db } from '../../../db/index.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import { retryAfterMs } from '../../connector.ts';
-import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
+import type { Connector } from '../../connector.ts';
 import { ProviderHttpError, ProviderUnreachableError, callJson } from '../http.ts';
 import { teamsIdentityByEmail } from './references.ts';
+import type { ConversationReference } from './references.ts';
 import { renderTeamsActivity } from './render.ts';
+import type { Connection, ErrorVerdict } from '../../message.ts';
 
 // The Teams connector (Bot Framework REST, plain fetch): an app token by client credentials from
 // the token endpoint of the bot's tenant (CCP_TEAMS_TOKEN_URL with `{tenant}`), cached until
@@ -36,9 +38,6 @@ type BotError = {
 };
 const codeOf = (body: BotError | null) =>
   typeof body?.error === 'string' ? body.error : body?.error?.code;
-
-/** The saved conversation reference of a learner (identity.conversationId). */
-export type ConversationReference = { serviceUrl: string; conversationId: string };
 
 export const createTokenSource = (settings: ChannelSettings['teams']) => {
   const tokens = new Map<string, { token: string; until: number }>();

@@ -2,16 +2,15 @@ import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import type { JWK } from 'jose';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection } from '../../connector.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { learnerOfProviderUser } from '../../identities.ts';
 import { applyInbound, applyReply, parseAction } from '../../inbound.ts';
 import type { InboundResult } from '../../inbound.ts';
 import { callJson } from '../http.ts';
 import { fetchTeamsMember } from './client.ts';
-import type { ConversationReference } from './client.ts';
 import { forgetTeamsUser, keepTeamsUser, knownTeamsUser } from './references.ts';
-import type { TeamsUser } from './references.ts';
+import type { ConversationReference, TeamsUser } from './references.ts';
+import type { Connection } from '../../message.ts';
 
 // Teams activities, verified as the Bot Connector signs them
 // (https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-authentication,

@@ -1,8 +1,7 @@
 import type { Db } from '../../../db/index.ts';
-import type { Identity } from '../../connector.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { saveIdentity } from '../../identities.ts';
-import type { ConversationReference } from './client.ts';
+import type { Identity } from '../../message.ts';
 
 // Where each Teams user who installed the app can be written to: their personal conversation
 // (the conversation reference a proactive message needs, kept from the install or from any
@@ -12,6 +11,9 @@ import type { ConversationReference } from './client.ts';
 // https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/conversations/send-proactive-messages
 // ("Get the conversation ID": store it "from any activity sent to you from that context";
 // "Teams doesn't support sending proactive messages using email or User Principal Name").
+
+/** The saved conversation reference of a learner (identity.conversationId). */
+export type ConversationReference = { serviceUrl: string; conversationId: string };
 
 /** A Teams user as an activity and the conversation's member record describe them. */
 export type TeamsUser = {

@@ -9,7 +9,7 @@ import {
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
 // Teams: one Bot Framework message activity with an Adaptive Card 1.5. The question's answers
 // are an Input.ChoiceSet with one submit (Teams shows at most six actions, so never a button

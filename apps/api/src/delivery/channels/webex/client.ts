@@ -1,12 +1,12 @@
 import { MESSAGES } from '@ccp/schemas';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
-import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
+import type { Connector } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import { renderWebexMessages } from './render.ts';
+import type { ChannelMessage, Connection, ErrorVerdict, RenderedPayload } from '../../message.ts';
 
 // The Webex connector: plain fetch against the configured base URL (CCP_WEBEX_API_URL), the
 // bot's token as a Bearer. People are found by e-mail (GET /v1/people?email=), messages posted

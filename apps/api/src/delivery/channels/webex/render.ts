@@ -11,7 +11,7 @@ import {
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
 // Webex: POST /v1/messages with markdown (at most 7 439 bytes a message) and, for a question,
 // an Adaptive Card 1.3 (Webex's version) with the answers as a choice set and one submit. The

@@ -1,9 +1,10 @@
+import type { TDeliveryFailureReason } from '@ccp/schemas';
+
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import type { Connection, Connector, ErrorVerdict } from '../../connector.ts';
+import type { Connector } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import {
   WHATSAPP_WINDOW_MS,
@@ -11,6 +12,7 @@ import {
   renderWhatsAppSession,
   renderWhatsAppTemplate,
 } from './render.ts';
+import type { ChannelMessage, Connection, ErrorVerdict, RenderedPayload } from '../../message.ts';
 
 // The WhatsApp Cloud API connector: plain fetch against the configured Graph base (with its
 // version, CCP_WHATSAPP_API_URL), the system user's access token as a Bearer, messages posted to
@@ -57,6 +59,23 @@ const GRAPH_ERRORS: Record<string, { kind: ErrorVerdict['kind']; code: string }>
   '132005': { kind: 'permanent', code: 'template_invalid' },
   '132007': { kind: 'permanent', code: 'template_invalid' },
   '132012': { kind: 'permanent', code: 'template_invalid' },
+};
+
+/**
+ * The words above as the reason a trainer is told (failure-reasons.ts); here rather than in the
+ * module (index.ts) because a `failed` status webhook (inbound.ts) records its reason too.
+ */
+export const WHATSAPP_FAILURE_CODES: Readonly<Record<string, TDeliveryFailureReason>> = {
+  message_undeliverable: 'undeliverable',
+  recipient_not_allowed: 'learner_not_found',
+  template_invalid: 'message_rejected',
+  invalid_request: 'message_rejected',
+  access_token_invalid: 'auth_failed',
+  permission_denied: 'auth_failed',
+  account_locked: 'auth_failed',
+  phone_number_not_registered: 'auth_failed',
+  whatsapp_error: 'provider_error',
+  pair_rate_limited: 'rate_limited',
 };
 
 /** The word for a Graph error code (a send's, or a `failed` status's), `whatsapp_error` when unknown. */

@@ -2,20 +2,24 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 import { LOCALES, MESSAGES } from '@ccp/schemas';
 
+import { writeRecords } from '../../../db/prepared.ts';
 import { t } from '../../../i18n/texts.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import { channelMessageRecords, findChannelMessage } from '../../channel-messages.ts';
-import { writeRecords } from '../../channels.ts';
-import type { Connection, ErrorVerdict } from '../../connector.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { applyChannelEvents } from '../../events.ts';
 import { failureReasonOf } from '../../failure-reasons.ts';
 import { learnerOfProviderUser, touchInbound } from '../../identities.ts';
 import { applyInbound, applyReply, claimInbound, parseAction } from '../../inbound.ts';
 import type { InboundAction, InboundResult } from '../../inbound.ts';
-import type { MessageKind, RenderedPayload } from '../../render-common.ts';
-import { classifyWhatsAppError, sendWhatsAppMessage, whatsappErrorCode } from './client.ts';
+import {
+  WHATSAPP_FAILURE_CODES,
+  classifyWhatsAppError,
+  sendWhatsAppMessage,
+  whatsappErrorCode,
+} from './client.ts';
+import type { Connection, ErrorVerdict, MessageKind, RenderedPayload } from '../../message.ts';
 
 // WhatsApp webhooks, verified as Meta signs them: X-Hub-Signature-256 is "sha256=" and the
 // HMAC-SHA256 (hex) of the raw body with the app secret. The body names the business phone
@@ -547,7 +551,7 @@ const recordFailedStatus = async (
       .set({
         status: 'failed',
         updated_at: nowIso,
-        failure_code: failureReasonOf('whatsapp', { kind: 'permanent', code }),
+        failure_code: failureReasonOf({ kind: 'permanent', code }, WHATSAPP_FAILURE_CODES),
         failure_detail: `${code}: reported by WhatsApp after it accepted the message`,
       })
       .where('uuid', '=', sent.delivery_uuid)

@@ -1,5 +1,4 @@
 import {
-  WHATSAPP,
   asOnePayload,
   answerCallback,
   choicesOf,
@@ -11,13 +10,22 @@ import {
   summaryOf,
   truncate,
 } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../render-common.ts';
+import type { TextStyle } from '../../render-common.ts';
+import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
 // WhatsApp Cloud API message objects. Outside the 24-hour customer-service window only an
 // approved template may be sent: a short one ("New lesson: {{1}}") whose "Start" quick reply
 // opens the window. Inside it the lesson goes as text (at most 4 096 characters a message, split
 // at paragraphs, never cut) and the question as interactive reply buttons (≤ 3, titles ≤ 20),
 // else a list (≤ 10 rows, titles ≤ 24, descriptions ≤ 72), else numbered replies.
+
+/** Lesson HTML as WhatsApp's text, which has no link markup: a link is its text and its URL. */
+export const WHATSAPP: TextStyle = {
+  bold: (text) => `*${text}*`,
+  italic: (text) => `_${text}_`,
+  link: (text, href) => `${text} (${href})`,
+  newline: '\n',
+};
 
 export const WHATSAPP_LIMITS = {
   textBody: 4096,

@@ -11,16 +11,12 @@ import {
   connectionInputSchema,
 } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
-import type { WebClient } from '@slack/web-api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-import { classifySlackError, slackClient } from '../../../delivery/channels/slack/client.ts';
-import { webexWebhookUrl } from '../../../delivery/channels/webex/client.ts';
-import { createConnectors } from '../../../delivery/connected-adapters.ts';
+import { CHANNELS } from '../../../delivery/channels/index.ts';
 import { errorText } from '../../../delivery/connector.ts';
-import type { Connection, ConnectionCheck } from '../../../delivery/connector.ts';
 import {
   deleteConnection,
   listConnections,
@@ -30,14 +26,13 @@ import {
 } from '../../../delivery/connections.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { authOf } from '../../../plugins/auth.ts';
+import type { Connection, ConnectionCheck } from '../../../delivery/message.ts';
 
 // The Channels page's API: everyone of the company sees each channel's status; administrators
 // connect a provider (fields of CONNECTION_FIELDS, secrets sealed), test it, disconnect it, and
 // install the Slack app with "Add to Slack" (OAuth v2 with a signed, expiring state).
 
 const TAGS = ['channels'];
-// im:history: the learner's messages in the app's DM (Events API `message.im`), open answers.
-const SLACK_SCOPES = ['chat:write', 'im:history', 'im:write', 'users:read', 'users:read.email'];
 const STATE_TTL_MS = 10 * 60 * 1000;
 
 const adminOf = (request: FastifyRequest) => {
@@ -51,8 +46,7 @@ const needsKey = (app: FastifyInstance) => {
 };
 
 /** The channels this server has a connector for. */
-const availableOf = (app: FastifyInstance) =>
-  Object.keys(createConnectors(app.channelSettings)) as TChannelKey[];
+const AVAILABLE = Object.keys(CHANNELS) as TChannelKey[];
 
 /**
  * Runs the provider's connection test and records its outcome; 409 when the provider account
@@ -61,8 +55,10 @@ const availableOf = (app: FastifyInstance) =>
 const testConnection = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
   const connection = await loadConnection(app, companyUuid, channel);
   if (!connection) throw notFound(MESSAGES.connectionNotFound);
-  const connector = createConnectors(app.channelSettings)[channel];
-  if (!connector) return;
+  const connector = CHANNELS[channel].createConnector(app.channelSettings, {
+    clock: app.clock,
+    db: app.db,
+  });
   let check: ConnectionCheck;
   try {
     check = await connector.test(connection);
@@ -76,20 +72,27 @@ const testConnection = async (app: FastifyInstance, companyUuid: string, channel
 };
 
 /**
- * Webex brings answers back only through the webhook the connection registers at this server's
- * public https address: without one the channel would show connected while no answer could come.
+ * A channel this server cannot connect as it is set up (Webex brings answers back only to this
+ * server's public https address): refused with its reason instead of showing connected.
  */
-const needsWebexWebhook = (app: FastifyInstance, channel: TChannelKey) => {
-  if (channel !== 'webex') return;
-  const target = webexWebhookUrl(app.channelSettings.webex);
-  if (typeof target !== 'string') throw new AppError('CONFLICT', target.refused);
+const refuseUnreachable = (app: FastifyInstance, channel: TChannelKey) => {
+  const refusal = CHANNELS[channel].connectionRefusal?.(app.channelSettings);
+  if (refusal) throw new AppError('CONFLICT', refusal);
 };
 
-const awaitsSlackInstall = (connection: Connection | null) =>
-  connection?.channel === 'slack' && !connection.secrets.bot_token;
+/** A connection that waits for its OAuth install ("Add to Slack") to get its token. */
+const awaitsInstall = (connection: Connection | null) =>
+  !!connection && !!CHANNELS[connection.channel].oauth?.awaitsInstall(connection);
+
+/** Slack's "Add to Slack" (its module's OAuth install). */
+const slackOAuth = () => {
+  const oauth = CHANNELS.slack.oauth;
+  if (!oauth) throw new AppError('VALIDATION_FAILED', MESSAGES.connectionNotAvailable);
+  return oauth;
+};
 
 const connectionOf = async (app: FastifyInstance, companyUuid: string, channel: TChannelKey) => {
-  const all = await listConnections(app, companyUuid, { full: true, available: availableOf(app) });
+  const all = await listConnections(app, companyUuid, { full: true, available: AVAILABLE });
   return all.find((item) => item.channel === channel)!;
 };
 
@@ -110,7 +113,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         data: await listConnections(app, user.company_uuid, {
           full: user.is_admin === 1,
-          available: availableOf(app),
+          available: AVAILABLE,
         }),
       };
     },
@@ -133,10 +136,10 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = adminOf(request);
       needsKey(app);
       const { channel } = request.params;
-      if (!availableOf(app).includes(channel)) {
+      if (!AVAILABLE.includes(channel)) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.connectionNotAvailable);
       }
-      needsWebexWebhook(app, channel);
+      refuseUnreachable(app, channel);
       const stored = await loadConnection(app, user.company_uuid, channel);
       const storedSecrets = Object.keys(stored?.secrets ?? {}).filter(
         (key) => stored?.secrets[key],
@@ -167,7 +170,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       // A Slack app saved with its client id and secret but no bot token waits for "Add to
       // Slack", which gets the token by OAuth and tests it then.
-      if (!awaitsSlackInstall(await loadConnection(app, user.company_uuid, channel))) {
+      if (!awaitsInstall(await loadConnection(app, user.company_uuid, channel))) {
         await testConnection(app, user.company_uuid, channel);
       }
       return { data: await connectionOf(app, user.company_uuid, channel) };
@@ -187,7 +190,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = adminOf(request);
       needsKey(app);
-      needsWebexWebhook(app, request.params.channel);
+      refuseUnreachable(app, request.params.channel);
       await testConnection(app, user.company_uuid, request.params.channel);
       return { data: await connectionOf(app, user.company_uuid, request.params.channel) };
     },
@@ -241,12 +244,12 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         at: app.clock.now().getTime(),
         redirect: request.body.redirect_uri,
       });
-      const url = new URL(app.channelSettings.slack.authorizeUrl);
-      url.searchParams.set('client_id', clientId);
-      url.searchParams.set('scope', SLACK_SCOPES.join(','));
-      url.searchParams.set('redirect_uri', request.body.redirect_uri);
-      url.searchParams.set('state', state);
-      return { data: { url: url.toString() } };
+      const url = slackOAuth().authorizeUrl(app.channelSettings, {
+        clientId,
+        redirectUri: request.body.redirect_uri,
+        state,
+      });
+      return { data: { url } };
     },
   );
 
@@ -283,26 +286,23 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       // The administrator is in a browser here: a refusal goes back to the Channels page, which
       // says what Slack answered, never a bare error document.
-      let access: Awaited<ReturnType<WebClient['oauth']['v2']['access']>>;
-      try {
-        access = await (
-          await slackClient(app.channelSettings.slack, undefined)
-        ).oauth.v2.access({
-          client_id: clientId,
-          client_secret: clientSecret,
-          code: request.query.code,
-          redirect_uri: claims.redirect,
-        });
-      } catch (error) {
-        request.log.warn({ err: error }, 'Add to Slack: the token exchange failed');
-        return failed(classifySlackError(error).code);
+      const grant = await slackOAuth().exchange(app.channelSettings, {
+        clientId,
+        clientSecret,
+        code: request.query.code,
+        redirectUri: claims.redirect,
+      });
+      if (!grant.ok) {
+        if (grant.error !== undefined) {
+          request.log.warn({ err: grant.error }, 'Add to Slack: the token exchange failed');
+        }
+        return failed(grant.code);
       }
-      if (!access.access_token) return failed('no_token');
       await saveConnection(app, {
         companyUuid: claims.company,
         channel: 'slack',
-        providerIds: { team_id: access.team?.id ?? '' },
-        secrets: { bot_token: access.access_token },
+        providerIds: grant.providerIds,
+        secrets: grant.secrets,
         userUuid: null,
       });
       await testConnection(app, claims.company, 'slack');

@@ -1,0 +1,114 @@
+import type {
+  TAssessment,
+  TChannelKey,
+  TDeliveryFailureReason,
+  TLessonMedia,
+  TLocale,
+} from '@ccp/schemas';
+
+// The words every channel speaks: the message the scheduler hands a channel, the payload a
+// renderer makes of it, where a learner is on a provider, a company's connection and what a
+// failure means. Types only, importing nothing of delivery/: renderers, connectors, webhooks and
+// the scheduler all stand on this file, so none of them needs another to name what it passes on.
+
+export type MessageKind = 'lesson' | 'reminder' | 'invitation';
+
+export type LessonContent = {
+  day: number;
+  title: string;
+  topic_intro: string;
+  /** HTML. */
+  topic_content: string;
+  learning_minutes: number;
+  media: TLessonMedia | null;
+  assessment: TAssessment | null;
+};
+
+export type ChannelMessage = {
+  kind: MessageKind;
+  channel: TChannelKey;
+  companyUuid: string;
+  courseUuid: string;
+  courseName: string;
+  /** The lesson send this message belongs to; null for an invitation. */
+  deliveryUuid: string | null;
+  language: TLocale;
+  recipient: {
+    learnerUuid: string;
+    firstName: string;
+    lastName: string;
+    /** The e-mail (Teams, Slack, Webex, Google Chat) or phone (WhatsApp) the channel reaches. */
+    address: string;
+    /**
+     * Where the learner is on the channel, when the sender already read it with the message
+     * (null: none saved yet; absent: not read, the connector looks it up).
+     */
+    identity?: KnownIdentity | null;
+  };
+  /** The lesson, for a lesson or its reminder. */
+  lesson: LessonContent | null;
+  /** Number of lesson days of the course ("Day 2 of 5"). */
+  totalDays: number;
+};
+
+/** A channel's payload: JSON the channel's API takes. */
+export type RenderedPayload = Record<string, unknown>;
+
+/** Where a learner is on the provider: a user id and, where the provider needs one, a conversation. */
+export type Identity = {
+  providerUserId: string;
+  conversationId: string | null;
+  lastInboundAt: string | null;
+};
+
+/** An identity as saved, with the contact it was resolved from (a changed contact resolves again). */
+export type KnownIdentity = Identity & { address: string };
+
+/** A company's connection to a provider, its secrets decrypted. */
+export type Connection = {
+  uuid: string;
+  companyUuid: string;
+  channel: TChannelKey;
+  status: string;
+  providerIds: Record<string, string>;
+  /** The key inbound webhooks are routed by, once proven (null or absent: none yet). */
+  providerKey?: string | null;
+  secrets: Record<string, string>;
+};
+
+/** What a successful connection test found (ids the provider gave, the key webhooks name). */
+export type ConnectionCheck = {
+  providerIds: Record<string, string>;
+  /** The routing key the provider itself vouched for (null: none proven yet). */
+  providerKey: string | null;
+  /**
+   * A key the administrator typed that the provider did not vouch for (Google Chat's project
+   * number): it routes nothing until a signed event proves it, and is refused when another
+   * company already proved it.
+   */
+  claimedKey?: string | null;
+};
+
+/**
+ * What a failed call means:
+ * - `retry`: the provider refused before doing anything (a 503, a refused connection): try again later;
+ * - `rate_limited`: the provider asked to slow down; `retryAfterMs` from its Retry-After (none:
+ *   exponential backoff);
+ * - `window_closed`: the provider only takes a template now (WhatsApp's 24-hour window);
+ * - `permanent`: it will fail again (unknown user, app not installed, revoked token);
+ * - `unknown_outcome`: the message may have gone out (a timeout after sending): never resent.
+ */
+export type SendErrorKind =
+  'retry' | 'rate_limited' | 'window_closed' | 'permanent' | 'unknown_outcome';
+
+export type ErrorVerdict = {
+  kind: SendErrorKind;
+  retryAfterMs?: number;
+  /** The provider's own code (`users_not_found`, `131047`...), kept as the failure's detail. */
+  code: string;
+  /** What a trainer is told; unset: failure-reasons.ts reads it from the code and the kind. */
+  reason?: TDeliveryFailureReason;
+};
+
+/** One message that went: the provider's id, and whether it was the notice outside the window. */
+export type AcceptedMessage = { providerMessageId: string; template: boolean };
