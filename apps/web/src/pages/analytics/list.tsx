@@ -13,6 +13,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { CourseStatus } from '../courses/components/course-status.tsx';
 import { ClassroomOverview } from './components/classroom-overview.tsx';
 import { CourseCharts, preloadCharts } from './components/course-charts.tsx';
+import { CourseFailures } from './components/course-failures.tsx';
 import { CourseLearners } from './components/course-learners.tsx';
 import { CourseMetrics } from './components/course-metrics.tsx';
 import { ExportButtons } from './components/export-buttons.tsx';
@@ -144,6 +145,7 @@ export const AnalyticsList = () => {
           </div>
           <CourseCharts key={selected.uuid} courseUuid={selected.uuid} />
           <CourseLearners courseUuid={selected.uuid} />
+          <CourseFailures key={`failures-${selected.uuid}`} courseUuid={selected.uuid} />
         </>
       ) : (
         <div className="insights-card course-summary">

@@ -27,7 +27,7 @@ const toneOf = (band: number, bands: number) => {
 
 /** The definition and formula of a figure, one source with docs/metrics.md (locales `metrics`). */
 export const MetricInfo = ({ metric }: { metric: string }) => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <Popover
       trigger={['hover', 'click']}
@@ -38,6 +38,10 @@ export const MetricInfo = ({ metric }: { metric: string }) => {
           <p className="metric-formula">
             <span className="muted">{t('analytics.formula')}</span> {t(`metrics.${metric}.formula`)}
           </p>
+          {/* What a channel cannot report, where the figure depends on it (issue 25). */}
+          {i18n.exists(`metrics.${metric}.note`) && (
+            <p className="metric-note muted">{t(`metrics.${metric}.note`)}</p>
+          )}
         </div>
       }
     >
