@@ -105,7 +105,7 @@ test.describe('as an administrator', () => {
     await whatsapp.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
     await expect(whatsapp.locator('.channel-connection-status')).toHaveText('Not connected');
-    await expect(whatsapp).toContainText('lessons on this channel are only recorded');
+    await expect(whatsapp).toContainText('nothing is sent on this channel');
   });
 });
 
