@@ -28,13 +28,8 @@ const EXTERNAL = [
   // Loaded at the first English offline draft (ai/terms.ts), not at start-up.
   'compromise',
 ];
-await build({
-  entryPoints: {
-    server: `${root}src/server.ts`,
-    // The API as a library, for the tests that run the bundle's own code (CCP_TEST_API=dist).
-    index: `${root}src/index.ts`,
-    'row-worker': `${root}src/imports/row-worker.ts`,
-  },
+// What both bundles are built with: the server, and the API as a library (below).
+const options = {
   outdir: dist,
   bundle: true,
   splitting: true,
@@ -49,6 +44,23 @@ await build({
     js: "import { createRequire as __ccpRequire } from 'node:module'; const require = __ccpRequire(import.meta.url);",
   },
   logLevel: 'warning',
+};
+await build({
+  ...options,
+  entryPoints: {
+    server: `${root}src/server.ts`,
+    'row-worker': `${root}src/imports/row-worker.ts`,
+  },
+});
+// The API as a library (dist/index.js), for the tests that run the bundle's code
+// (CCP_TEST_API=dist, the integration suites): built on its own with the same options, so the
+// server's code stays in dist/server.js. Shared with the server, it would move to a chunk under
+// dist/chunks/, where the paths it finds beside itself (row-worker.js, pdf-reader.js,
+// ../../web/dist) no longer exist. Its lazy chunks go to dist/lib/.
+await build({
+  ...options,
+  entryPoints: { index: `${root}src/index.ts` },
+  chunkNames: 'lib/[name]-[hash]',
 });
 copyFileSync(`${root}src/ai/pdf-reader.js`, `${dist}/pdf-reader.js`);
 // What `npm start` compares the sources with (scripts/build-if-stale.js).

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -50,6 +50,26 @@ describe('npm start: the compiled server (apps/api/dist)', () => {
     const builtAt = statSync(BUILT_MARK).mtimeMs;
     buildCompiledServer();
     expect(statSync(BUILT_MARK).mtimeMs).toBe(builtAt);
+  });
+
+  // The server finds its import worker, its PDF reader and the web app beside its own file
+  // (import.meta.url). Code moved into a shared chunk under dist/ would look for them there and
+  // silently lose the worker and the web app (seen when a second entry shared the server's code).
+  it('keeps the code that finds files beside itself in dist/server.js, not in a chunk', () => {
+    const dist = path.join(ROOT, 'apps/api/dist');
+    const chunks = ['chunks', 'lib'].flatMap((folder) =>
+      readdirSync(path.join(dist, folder), { withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+        .map((entry) => path.join(dist, folder, entry.name)),
+    );
+    const server = readFileSync(path.join(dist, 'server.js'), 'utf8');
+    for (const beside of ['./row-worker.ts', './pdf-reader.js', '../../web/dist']) {
+      expect(server).toContain(`"${beside}", import.meta.url`);
+      const misplaced = chunks.filter((file) =>
+        readFileSync(file, 'utf8').includes(`"${beside}", import.meta.url`),
+      );
+      expect(misplaced.map((file) => path.relative(dist, file))).toEqual([]);
+    }
   });
 
   it('signs the demo administrator in with password and TOTP, and imports a CSV', async () => {
