@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openAsBlob, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 
 import { createDatabase } from '../../src/db/index.ts';
 import { startFakeS3 } from '../fakes/s3.ts';
+import { startFakeSlack } from '../fakes/slack.ts';
+import { call } from '../helper.ts';
 import {
   authHeaders,
   createWorld,
@@ -57,10 +60,15 @@ describe.skipIf(!url)('two servers on one PostgreSQL, files in object storage', 
       const work = mkdtempSync(path.join(tmpdir(), 'ccp-two-servers-'));
       const credentials = { accessKeyId: 'AKIDTWOSERVERS', secretAccessKey: 'two-servers-secret' };
       const s3 = await startFakeS3({ bucket: 'ccp-shared', ...credentials });
+      // The course's channel is a Slack workspace (a fake): a lesson counts as sent only once a
+      // provider accepted it (issue 25), so each send is seen where it lands.
+      const slack = await startFakeSlack();
+      const secretsKey = randomBytes(32).toString('base64');
       const children: ChildProcess[] = [];
       onTestFinished(async () => {
         await Promise.all(children.map((child) => stopped(child)));
         await s3.close();
+        await slack.close();
         rmSync(work, { recursive: true, force: true });
       });
 
@@ -69,13 +77,24 @@ describe.skipIf(!url)('two servers on one PostgreSQL, files in object storage', 
       const shared = await sharedDatabase();
       const database = shared.config;
       // The course fixture's dates are the test clock's (22 November 2026).
-      const seeder = await openApp(shared, '2026-11-22T09:00:00.000Z');
+      const seeder = await openApp(shared, '2026-11-22T09:00:00.000Z', {
+        secretsKey,
+        channels: { slack: { apiUrl: slack.apiUrl } },
+      });
       const world = await createWorld(seeder, 'enterprise');
-      const { list } = await learnersList(
+      const { list, learners } = await learnersList(
         seeder,
         world,
         Array.from({ length: SCHEDULED_LEARNERS }, () => ({})),
       );
+      for (const learner of learners) slack.addUser(learner.email!);
+      const connected = await call(seeder, {
+        method: 'PUT',
+        url: '/api/v1/channel-connections/slack',
+        headers: await authHeaders(seeder, world),
+        payload: { fields: { bot_token: slack.token, signing_secret: slack.signingSecret } },
+      });
+      expect(connected.json.data.status).toBe('connected');
       const course = await publishCourse(seeder, world, {
         lists: [list.uuid],
         distribution: { disabled_enrolment_opt_in: true },
@@ -94,6 +113,8 @@ describe.skipIf(!url)('two servers on one PostgreSQL, files in object storage', 
         LOG_LEVEL: 'info',
         CCP_JOB_LEASE_SECONDS: '3',
         CCP_SCHEDULER_TICK_SECONDS: '1',
+        CCP_SECRETS_KEY: secretsKey,
+        CCP_SLACK_API_URL: slack.apiUrl,
         DATABASE_URL: database.dialect === 'postgres' ? database.url : '',
         DATABASE_SCHEMA: database.dialect === 'postgres' ? database.schema : '',
       });
@@ -138,6 +159,14 @@ describe.skipIf(!url)('two servers on one PostgreSQL, files in object storage', 
         .execute();
       expect(lessonMessages.length).toBe(delivered.length);
       expect(new Set(lessonMessages.map((row) => row.delivery_uuid)).size).toBe(delivered.length);
+      // Slack received each lesson once: two days for each learner, none twice.
+      expect(slack.messages.length).toBe(delivered.length);
+      const perLearner = new Map<string, number>();
+      for (const message of slack.messages) {
+        perLearner.set(message.userId, (perLearner.get(message.userId) ?? 0) + 1);
+      }
+      expect(perLearner.size).toBe(SCHEDULED_LEARNERS);
+      expect([...perLearner.values()].every((count) => count === 2)).toBe(true);
       // What each scheduler said it sent (logged once its tick ends) adds up to every lesson once.
       const sentBy = (output: string) =>
         [...output.matchAll(/"sent":(\d+)[^\n]*"msg":"scheduler tick"/g)].reduce(
