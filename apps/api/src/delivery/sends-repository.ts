@@ -241,6 +241,7 @@ export const sendsRepository = {
         })
         .where('course_uuid', '=', courseUuid)
         .where('status', '=', 'failed');
+      // '' matches no row: it keeps `in (...)` valid SQL when no uuid of that kind was named.
       if (!which.allFailed)
         lessonsQuery = lessonsQuery.where('uuid', 'in', [...(which.lessons ?? []), '']);
       const lessons = await lessonsQuery.returning('enrollment_uuid').execute();
