@@ -52,6 +52,9 @@ export type CourseFailureRow = {
   failure_detail: string | null;
 };
 
+/** A lesson that failed before reasons were kept (0025): the provider's refusal, unnamed. */
+const LEGACY_FAILURE = 'provider_error';
+
 /** Statuses in which a course still sends: a resend waits for nothing else. */
 const SENDING_COURSE_STATUSES = ['scheduled', 'active', 'delivered'];
 
@@ -139,7 +142,7 @@ export const sendsRepository = {
       status: row.status as TDeliveryStatus,
       provider_message_id: row.provider_message_id ?? null,
       next_attempt_at: row.next_attempt_at ?? null,
-      failure_code: row.failure_code ?? null,
+      failure_code: row.failure_code ?? (row.status === 'failed' ? LEGACY_FAILURE : null),
       failure_detail: row.failure_detail ?? null,
     }));
   },
@@ -199,8 +202,7 @@ export const sendsRepository = {
         channel: row.channel as TChannelKey,
         day: Number(row.day),
         at: row.at,
-        // Failed before reasons were kept (0025): the provider's refusal, unnamed.
-        failure_code: row.failure_code ?? 'provider_error',
+        failure_code: row.failure_code ?? LEGACY_FAILURE,
         failure_detail: row.failure_detail ?? null,
       })),
       ...invitations.map((row) => ({
@@ -212,7 +214,7 @@ export const sendsRepository = {
         channel: row.channel as TChannelKey,
         day: null,
         at: row.invitation_failed_at ?? '',
-        failure_code: row.invitation_failure_code ?? 'provider_error',
+        failure_code: row.invitation_failure_code ?? LEGACY_FAILURE,
         failure_detail: row.invitation_failure_detail ?? null,
       })),
     ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.uuid.localeCompare(b.uuid)));

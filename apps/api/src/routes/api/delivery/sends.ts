@@ -102,12 +102,7 @@ export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
               .filter((send) => send.course_uuid === course.course_uuid)
               .map(({ course_uuid: _course, failure_code, failure_detail, ...send }) => ({
                 ...send,
-                failure: failureOf(
-                  lang,
-                  // Failed before reasons were kept (0025): the provider's refusal, unnamed.
-                  failure_code ?? (send.status === 'failed' ? 'provider_error' : null),
-                  failure_detail,
-                ),
+                failure: failureOf(lang, failure_code, failure_detail),
                 resendable: resend && send.status === 'failed',
               })),
           };
