@@ -194,10 +194,15 @@ export const renderWhatsApp = (message: ChannelMessage): RenderedPayload =>
 // Template parameters may not hold new lines, tabs or more than four spaces in a row.
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** Outside the window: the approved template "New lesson: {{1}}" with its "Start" reply. */
-export const renderWhatsAppTemplate = (
+/**
+ * An approved template message: its one body parameter (on one line, within the parameter limit)
+ * and the payloads its quick-reply buttons carry back, in the buttons' order.
+ */
+const templateMessage = (
   message: ChannelMessage,
   templateName: string,
+  bodyText: string,
+  replies: readonly string[],
 ): RenderedPayload =>
   envelope(message.recipient.address, {
     type: 'template',
@@ -208,21 +213,25 @@ export const renderWhatsAppTemplate = (
         {
           type: 'body',
           parameters: [
-            {
-              type: 'text',
-              text: truncate(oneLine(summaryOf(message)), WHATSAPP_LIMITS.templateParam),
-            },
+            { type: 'text', text: truncate(oneLine(bodyText), WHATSAPP_LIMITS.templateParam) },
           ],
         },
-        {
+        ...replies.map((payload, index) => ({
           type: 'button',
           sub_type: 'quick_reply',
-          index: '0',
-          parameters: [{ type: 'payload', payload: startCallback(message.deliveryUuid) }],
-        },
+          index: String(index),
+          parameters: [{ type: 'payload', payload }],
+        })),
       ],
     },
   });
+
+/** Outside the window: the approved template "New lesson: {{1}}" with its "Start" reply. */
+export const renderWhatsAppTemplate = (
+  message: ChannelMessage,
+  templateName: string,
+): RenderedPayload =>
+  templateMessage(message, templateName, summaryOf(message), [startCallback(message.deliveryUuid)]);
 
 /**
  * An invitation outside the window: the approved invitation template ("{{1}}" the course's name)
@@ -233,27 +242,7 @@ export const renderWhatsAppInvitationTemplate = (
   message: ChannelMessage,
   templateName: string,
 ): RenderedPayload =>
-  envelope(message.recipient.address, {
-    type: 'template',
-    template: {
-      name: templateName,
-      language: { code: message.language },
-      components: [
-        {
-          type: 'body',
-          parameters: [
-            {
-              type: 'text',
-              text: truncate(oneLine(message.courseName), WHATSAPP_LIMITS.templateParam),
-            },
-          ],
-        },
-        ...(['opted_in', 'declined'] as const).map((answer, index) => ({
-          type: 'button',
-          sub_type: 'quick_reply',
-          index: String(index),
-          parameters: [{ type: 'payload', payload: enrolmentCallback(message, answer) }],
-        })),
-      ],
-    },
-  });
+  templateMessage(message, templateName, message.courseName, [
+    enrolmentCallback(message, 'opted_in'),
+    enrolmentCallback(message, 'declined'),
+  ]);
