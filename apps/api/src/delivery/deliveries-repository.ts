@@ -1,16 +1,22 @@
 import type { TChannelKey, TDeliveryFailureReason } from '@ccp/schemas';
-import type { CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
+import type { CompiledQuery, ExpressionBuilder } from 'kysely';
 
 import type { Db } from '../db/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
+import type { Database } from '../db/types.ts';
+import { newUuid } from '../lib/ids.ts';
 import type { SendOutcome } from './channels.ts';
 import { CHANNELS } from './channels/index.ts';
 import { failureReasonOf } from './failure-reasons.ts';
 
-// How a send ended, as the rows of `lesson_deliveries` and `enrollments` record it (issue 25):
+// The SQL of the scheduler's work on `lesson_deliveries`, `enrollments` and `learner_events`:
+// what is due (due lessons, invitations, unread lessons to remind, questions left unanswered),
+// the claim that takes one row exactly once (a conditional UPDATE), and how it ended (issue 25):
 // sent only with the provider's message id; failed with a reason a trainer is told and the
 // provider's own words; deferred (back to scheduled, not before a time) when the provider asked
-// for a pause. The scheduler orchestrates; the statements live here.
+// for a pause. The scheduler (scheduler.ts) orchestrates; the statements live here. Claims and
+// finishes are compiled statements: the scheduler writes a finish with the next row's claim.
 
 /** Why a send did not go: the reason word and the provider's own words. */
 export type Failure = { reason: TDeliveryFailureReason; detail: string };
@@ -102,7 +108,159 @@ const finishCanceled = preparedQuery<[at: string, uuid: string]>(2, (db, at, uui
     .where('status', '=', 'sending'),
 );
 
+const claimInvitationQuery = preparedQuery<[at: string, uuid: string]>(2, (db, at, uuid) =>
+  db
+    .updateTable('enrollments')
+    .set({ invitation_sent_at: at, updated_at: at })
+    .where('uuid', '=', uuid)
+    .where('status', '=', 'invited')
+    .where('invitation_sent_at', 'is', null),
+);
+const claimReminderQuery = preparedQuery<[at: string, uuid: string]>(2, (db, at, uuid) =>
+  db
+    .updateTable('lesson_deliveries')
+    .set((eb) => ({ reminders_sent: eb('reminders_sent', '+', 1), updated_at: at }))
+    .where('uuid', '=', uuid)
+    .where('reminders_sent', '=', 0)
+    .where('read_at', 'is', null),
+);
+const claimMissedQuery = preparedQuery<[missedAt: string, uuid: string]>(2, (db, missedAt, uuid) =>
+  db
+    .updateTable('lesson_deliveries')
+    .set({ missed_at: missedAt, updated_at: missedAt })
+    .where('uuid', '=', uuid)
+    .where('missed_at', 'is', null)
+    .where('answered_at', 'is', null),
+);
+
+/** Courses whose lessons go out and whose learners may still opt in. */
+const LIVE_COURSE_STATUSES = ['scheduled', 'active'];
+// A delivered course still reminds its last lessons; paused, canceled and archived ones do not.
+const REMINDING_COURSE_STATUSES = ['scheduled', 'active', 'delivered'];
+
+/**
+ * What a due lesson and a reminder select of their delivery, course and learner, and where the
+ * learner is on the channel (`i`, left-joined: a connector then need not look it up per send).
+ */
+const MESSAGE_COLUMNS = [
+  'd.uuid',
+  'd.company_uuid',
+  'd.course_uuid',
+  'd.learner_uuid',
+  'd.day',
+  'd.language',
+  'd.channel',
+  'c.name as course_name',
+  'l.first_name',
+  'l.last_name',
+  'l.email',
+  'l.phone',
+  'i.address as identity_address',
+  'i.provider_user_id',
+  'i.conversation_id',
+  'i.last_inbound_at',
+] as const;
+
+/** A lesson send with what its message needs (a due lesson, or an unread one to remind). */
+/** Who a message goes to, for which course, on which channel (an invitation's, a lesson's). */
+type RecipientRow = {
+  uuid: string;
+  company_uuid: string;
+  course_uuid: string;
+  learner_uuid: string;
+  channel: string;
+  course_name: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+};
+
+export type LessonSendRow = RecipientRow & {
+  day: number;
+  language: string;
+  identity_address: string | null;
+  provider_user_id: string | null;
+  conversation_id: string | null;
+  last_inbound_at: string | null;
+};
+
+export type DueLessonRow = LessonSendRow & { learner_deleted_at: string | null };
+
+export type InvitationRow = RecipientRow & {
+  locale: string;
+  invitation_attempts: number | undefined;
+};
+
+export type OpenQuestionRow = {
+  uuid: string;
+  company_uuid: string;
+  course_uuid: string;
+  learner_uuid: string;
+  channel: string;
+  sent_at: string | null;
+  delivered_at: string | null;
+};
+
+type LearnerEvent = {
+  companyUuid: string;
+  courseUuid: string;
+  learnerUuid: string;
+  deliveryUuid: string;
+  type: 'missed' | 'reminder';
+  at: string;
+  payload: Record<string, unknown> | null;
+};
+
+/** The send of a delivery joined with its course, learner and channel identity. */
+const lessonSends = (db: Db) =>
+  db
+    .selectFrom('lesson_deliveries as d')
+    .innerJoin('courses as c', 'c.uuid', 'd.course_uuid')
+    .innerJoin('learners as l', 'l.uuid', 'd.learner_uuid')
+    .leftJoin('learner_channel_identities as i', (join) =>
+      join.onRef('i.learner_uuid', '=', 'd.learner_uuid').onRef('i.channel', '=', 'd.channel'),
+    );
+
+/** True when the delivery's lesson (day and language) asks a question. */
+const hasAssessment = (
+  eb: ExpressionBuilder<Database & { d: Database['lesson_deliveries'] }, 'd'>,
+) =>
+  eb.exists(
+    eb
+      .selectFrom('lessons')
+      .innerJoin('languages', 'languages.uuid', 'lessons.language_uuid')
+      .select('lessons.uuid')
+      .whereRef('lessons.course_uuid', '=', 'd.course_uuid')
+      .whereRef('lessons.day', '=', 'd.day')
+      .whereRef('languages.short_name', '=', 'd.language')
+      .where('lessons.assessment', 'is not', null),
+  );
+
 export const deliveriesRepository = {
+  /**
+   * Lessons due at `nowIso`, of enrolled learners of live courses, in the order they were
+   * planned (UUIDv7 ids: the sends walk the table page after page).
+   */
+  dueLessons: (db: Db, nowIso: string, limit: number): Promise<DueLessonRow[]> =>
+    lessonSends(db)
+      .innerJoin('enrollments as e', 'e.uuid', 'd.enrollment_uuid')
+      .select([...MESSAGE_COLUMNS, 'l.deleted_at as learner_deleted_at'])
+      .where('d.status', '=', 'scheduled')
+      .where('d.scheduled_for', '<=', nowIso)
+      // A lesson the provider asked to slow down for waits its turn; a deferred one is never
+      // picked again in the same tick, whose loop would otherwise spin on it.
+      .where((eb) =>
+        eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', nowIso)]),
+      )
+      .where('e.status', '=', 'enrolled')
+      .where('c.status', 'in', LIVE_COURSE_STATUSES)
+      .where('c.deleted_at', 'is', null)
+      .orderBy('d.scheduled_for')
+      .orderBy('d.uuid')
+      .limit(limit)
+      .execute(),
+
   /** The claim of a due lesson, compiled: it takes the row only while it is still scheduled. */
   claim: (db: Db, uuid: string, at: string): CompiledQuery => claimDelivery.bind(db, at, uuid),
 
@@ -141,17 +299,48 @@ export const deliveriesRepository = {
     return Number(result.numUpdatedRows);
   },
 
+  /**
+   * Opt-in invitations to send: invited learners of live courses not asked yet, or whose failed
+   * invitation's retry time has come (one with none waits for a Resend).
+   */
+  pendingInvitations: (db: Db, nowIso: string, limit: number): Promise<InvitationRow[]> =>
+    db
+      .selectFrom('enrollments as e')
+      .innerJoin('courses as c', 'c.uuid', 'e.course_uuid')
+      .innerJoin('learners as l', 'l.uuid', 'e.learner_uuid')
+      .select([
+        'e.uuid',
+        'e.company_uuid',
+        'e.course_uuid',
+        'e.learner_uuid',
+        'e.channel',
+        'c.name as course_name',
+        'l.first_name',
+        'l.last_name',
+        'l.email',
+        'l.phone',
+        'l.locale',
+        'e.invitation_attempts',
+      ])
+      .where('e.status', '=', 'invited')
+      .where('e.invitation_sent_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb('e.invitation_failure_code', 'is', null),
+          eb('e.invitation_retry_at', '<=', nowIso),
+        ]),
+      )
+      .where('l.deleted_at', 'is', null)
+      .where('c.status', 'in', LIVE_COURSE_STATUSES)
+      .where('c.deleted_at', 'is', null)
+      .orderBy('e.created_at')
+      .orderBy('e.uuid')
+      .limit(limit)
+      .execute(),
+
   /** Claims an invitation (invitation_sent_at set): a second tick or server skips it. */
-  claimInvitation: async (db: Db, uuid: string, at: string): Promise<boolean> => {
-    const claim = await db
-      .updateTable('enrollments')
-      .set({ invitation_sent_at: at, updated_at: at })
-      .where('uuid', '=', uuid)
-      .where('status', '=', 'invited')
-      .where('invitation_sent_at', 'is', null)
-      .executeTakeFirst();
-    return Number(claim.numUpdatedRows) === 1;
-  },
+  claimInvitation: (db: Db, uuid: string, at: string): CompiledQuery =>
+    claimInvitationQuery.bind(db, at, uuid),
 
   /** An invitation that went: its earlier failure, if any, is cleared. */
   invitationSent: (db: Db, uuid: string, at: string): CompiledQuery =>
@@ -171,14 +360,14 @@ export const deliveriesRepository = {
    * An invitation that did not go is not "sent": it keeps why, and when it is tried again
    * (`retryAt`; null: it waits for a Resend).
    */
-  invitationFailed: async (
+  invitationFailed: (
     db: Db,
     uuid: string,
     at: string,
     why: Failure,
     retryAt: string | null,
-  ): Promise<void> => {
-    await db
+  ): CompiledQuery =>
+    db
       .updateTable('enrollments')
       .set((eb) => ({
         invitation_sent_at: null,
@@ -190,6 +379,74 @@ export const deliveriesRepository = {
         updated_at: at,
       }))
       .where('uuid', '=', uuid)
-      .execute();
-  },
+      .compile(),
+
+  /**
+   * Lessons sent before `cutoff` (and delivered before it, when the channel said so), still
+   * unread and unanswered and never reminded, of courses that still remind.
+   */
+  unreadLessons: (db: Db, cutoff: string, limit: number): Promise<LessonSendRow[]> =>
+    lessonSends(db)
+      .select(MESSAGE_COLUMNS)
+      .where(sql<boolean>`d.status = 'sent' and d.read_at is null and d.reminders_sent = 0`)
+      .where('d.sent_at', '<=', cutoff)
+      .where((eb) => eb(eb.fn.coalesce('d.delivered_at', 'd.sent_at'), '<=', cutoff))
+      .where('d.answered_at', 'is', null)
+      .where('c.status', 'in', REMINDING_COURSE_STATUSES)
+      .where('c.deleted_at', 'is', null)
+      .where('l.deleted_at', 'is', null)
+      .orderBy('d.sent_at')
+      .limit(limit)
+      .execute(),
+
+  /** Claims a lesson's one reminder: a second tick, or a read in between, skips it. */
+  claimReminder: (db: Db, uuid: string, at: string): CompiledQuery =>
+    claimReminderQuery.bind(db, at, uuid),
+
+  /**
+   * Questions sent before `cutoff` (and delivered before it, when the channel said so) with
+   * neither an answer nor a missed mark.
+   */
+  openQuestions: (db: Db, cutoff: string, limit: number): Promise<OpenQuestionRow[]> =>
+    db
+      .selectFrom('lesson_deliveries as d')
+      .select([
+        'd.uuid',
+        'd.company_uuid',
+        'd.course_uuid',
+        'd.learner_uuid',
+        'd.channel',
+        'd.sent_at',
+        'd.delivered_at',
+      ])
+      // Literals, so the partial index on open questions applies.
+      .where(sql<boolean>`d.status = 'sent' and d.answered_at is null and d.missed_at is null`)
+      .where('d.sent_at', '<=', cutoff)
+      .where((eb) => eb(eb.fn.coalesce('d.delivered_at', 'd.sent_at'), '<=', cutoff))
+      .where(hasAssessment)
+      .orderBy('d.sent_at')
+      .limit(limit)
+      .execute(),
+
+  /** Marks a question missed at `missedAt`, unless it was answered or marked meanwhile. */
+  claimMissed: (db: Db, uuid: string, missedAt: string): CompiledQuery =>
+    claimMissedQuery.bind(db, missedAt, uuid),
+
+  /** A learner event the scheduler records (a reminder sent, a question missed), compiled. */
+  event: (db: Db, event: LearnerEvent): CompiledQuery =>
+    db
+      .insertInto('learner_events')
+      .values({
+        uuid: newUuid(),
+        company_uuid: event.companyUuid,
+        course_uuid: event.courseUuid,
+        learner_uuid: event.learnerUuid,
+        delivery_uuid: event.deliveryUuid,
+        type: event.type,
+        correct: null,
+        occurred_at: event.at,
+        payload: event.payload ? JSON.stringify(event.payload) : null,
+        created_at: event.at,
+      })
+      .compile(),
 };

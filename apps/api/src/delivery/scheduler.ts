@@ -1,15 +1,18 @@
-import { CHANNEL_CONTACT, MISSED_ANSWER_HOURS, REMINDER_AFTER_HOURS } from '@ccp/schemas';
-import type { TAssessment, TChannelKey, TLessonMedia, TLocale } from '@ccp/schemas';
+import { MISSED_ANSWER_HOURS, REMINDER_AFTER_HOURS } from '@ccp/schemas';
+import type { TChannelKey } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import type { CompiledQuery, ExpressionBuilder } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 
 import type { Db, Dialect } from '../db/index.ts';
-import type { Database } from '../db/types.ts';
-import { newUuid } from '../lib/ids.ts';
 import { createConnectedAdapters } from './connected-adapters.ts';
 import { deliveriesRepository, endOfOutcome, failure } from './deliveries-repository.ts';
-import type { SendEnd } from './deliveries-repository.ts';
+import type {
+  DueLessonRow,
+  InvitationRow,
+  LessonSendRow,
+  OpenQuestionRow,
+  SendEnd,
+} from './deliveries-repository.ts';
 import {
   createOutboxAdapters,
   limiterOf,
@@ -18,20 +21,17 @@ import {
   writeRecords,
 } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, SendOutcome, Sleep } from './channels.ts';
-import {
-  dropInvited,
-  enrolmentCloseAt,
-  lessonLanguage,
-  loadCoursePlan,
-  parseDistribution,
-} from './enrolment.ts';
-import type { CoursePlan } from './enrolment.ts';
-import type { ChannelMessage, KnownIdentity, LessonContent } from './message.ts';
+import type { ChannelMessage } from './message.ts';
+import { addressOf, createLookups, invitationMessage, lessonMessage } from './outgoing.ts';
+import type { Lookups } from './outgoing.ts';
+import { progressRepository } from './progress-repository.ts';
 
 // The in-process scheduler. Each tick: close enrolments whose time has come, send opt-in
 // invitations, send every due lesson, mark answers missed after 72 hours, remind unread lessons
-// after 24 hours, and move course and enrolment statuses along. Every step claims its rows with
-// a conditional UPDATE first, so two ticks (two processes, or a restart) never send twice.
+// after 24 hours, and move course and enrolment statuses along. The four kinds of work are one
+// loop (`drainClaimed`): select what is due, claim each row with a conditional UPDATE (so two
+// ticks, two processes, or a restart never send twice), send it, and write how it ended with the
+// next row's claim. The SQL lives in deliveries-repository.ts and progress-repository.ts.
 
 type SchedulerApp = Pick<FastifyInstance, 'db' | 'clock' | 'log' | 'metrics'> &
   Partial<Pick<FastifyInstance, 'dialect' | 'secretBox' | 'channelSettings'>>;
@@ -63,10 +63,22 @@ export type TickResult = {
   delivered: number;
 };
 
+/** A tick's counts before it did anything. */
+const NOTHING_DONE: TickResult = {
+  dropped: 0,
+  invitations: 0,
+  sent: 0,
+  failed: 0,
+  deferred: 0,
+  canceled: 0,
+  missed: 0,
+  reminders: 0,
+  activated: 0,
+  completed: 0,
+  delivered: 0,
+};
+
 const HOUR_MS = 60 * 60 * 1000;
-const LIVE_COURSE_STATUSES = ['scheduled', 'active'];
-// A delivered course still reminds its last lessons; paused, canceled and archived ones do not.
-const REMINDING_COURSE_STATUSES = ['scheduled', 'active', 'delivered'];
 // A row claimed but never finished (the process died mid-send) is given up after this long;
 // it is not sent again, since the channel may already have it.
 const STUCK_SENDING_MS = 15 * 60 * 1000;
@@ -96,198 +108,126 @@ const adaptersOf = (app: SchedulerApp, options: SchedulerOptions): ChannelAdapte
   return adapters;
 };
 
-type LessonRow = {
-  day: number;
-  title: string;
-  topic_intro: string;
-  topic_content: string;
-  learning_minutes: number;
-  media: string | null;
-  assessment: string | null;
-  short_name: string;
-};
-
-/**
- * What a due lesson and a reminder select of their delivery, course and learner, and where the
- * learner is on the channel (`i`, left-joined: a connector then need not look it up per send).
- */
-const MESSAGE_COLUMNS = [
-  'd.uuid',
-  'd.company_uuid',
-  'd.course_uuid',
-  'd.learner_uuid',
-  'd.day',
-  'd.language',
-  'd.channel',
-  'c.name as course_name',
-  'l.first_name',
-  'l.last_name',
-  'l.email',
-  'l.phone',
-  'i.address as identity_address',
-  'i.provider_user_id',
-  'i.conversation_id',
-  'i.last_inbound_at',
-] as const;
-
-type MessageRow = {
-  uuid: string;
-  company_uuid: string;
-  course_uuid: string;
-  course_name: string;
-  language: string;
-  learner_uuid: string;
-  first_name: string;
-  last_name: string;
-  identity_address: string | null;
-  provider_user_id: string | null;
-  conversation_id: string | null;
-  last_inbound_at: string | null;
-};
-
-/** The learner's channel identity the select found (null: none saved yet). */
-const identityOf = (row: MessageRow): KnownIdentity | null =>
-  row.identity_address !== null && row.provider_user_id !== null
-    ? {
-        address: row.identity_address,
-        providerUserId: row.provider_user_id,
-        conversationId: row.conversation_id,
-        lastInboundAt: row.last_inbound_at,
-      }
-    : null;
-
-/** A lesson and its reminder carry the same content; only the kind differs. */
-const lessonMessage = (
-  kind: 'lesson' | 'reminder',
-  adapter: ChannelAdapter,
-  row: MessageRow,
-  address: string,
-  lesson: ChannelMessage['lesson'],
-  totalDays: number,
-): ChannelMessage => ({
-  kind,
-  channel: adapter.key,
-  companyUuid: row.company_uuid,
-  courseUuid: row.course_uuid,
-  courseName: row.course_name,
-  deliveryUuid: row.uuid,
-  language: row.language as TLocale,
-  recipient: {
-    learnerUuid: row.learner_uuid,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    address,
-    identity: identityOf(row),
-  },
-  lesson,
-  totalDays,
-});
-
-/** Per-tick caches of course plans and lesson texts. */
-const createLookups = (app: SchedulerApp) => {
-  const plans = new Map<string, Promise<CoursePlan | undefined>>();
-  const lessons = new Map<string, Promise<LessonRow[]>>();
-  const planOf = (courseUuid: string) => {
-    let plan = plans.get(courseUuid);
-    if (!plan) plans.set(courseUuid, (plan = loadCoursePlan(app.db, courseUuid)));
-    return plan;
-  };
-  const lessonsOf = (courseUuid: string) => {
-    let rows = lessons.get(courseUuid);
-    if (!rows) {
-      rows = app.db
-        .selectFrom('lessons')
-        .innerJoin('languages', 'languages.uuid', 'lessons.language_uuid')
-        .select([
-          'lessons.day',
-          'lessons.title',
-          'lessons.topic_intro',
-          'lessons.topic_content',
-          'lessons.learning_minutes',
-          'lessons.media',
-          'lessons.assessment',
-          'languages.short_name',
-        ])
-        .where('lessons.course_uuid', '=', courseUuid)
-        .execute();
-      lessons.set(courseUuid, rows);
-    }
-    return rows;
-  };
-  const readLesson = async (
-    courseUuid: string,
-    day: number,
-    language: string,
-  ): Promise<LessonContent | null> => {
-    const [rows, plan] = await Promise.all([lessonsOf(courseUuid), planOf(courseUuid)]);
-    const ofDay = rows.filter((row) => Number(row.day) === day);
-    const row =
-      ofDay.find((lesson) => lesson.short_name === language) ??
-      ofDay.find((lesson) => lesson.short_name === plan?.primary) ??
-      ofDay[0];
-    if (!row) return null;
-    return {
-      day,
-      title: row.title,
-      topic_intro: row.topic_intro,
-      topic_content: row.topic_content,
-      learning_minutes: Number(row.learning_minutes),
-      media: row.media ? (JSON.parse(row.media) as TLessonMedia) : null,
-      assessment: row.assessment ? (JSON.parse(row.assessment) as TAssessment) : null,
-    };
-  };
-  const contents = new Map<string, Promise<LessonContent | null>>();
-  /** The lesson of a day in a language, else in the primary language, else any (read once a tick). */
-  const lessonOf = (courseUuid: string, day: number, language: string) => {
-    const key = `${courseUuid} ${day} ${language}`;
-    let content = contents.get(key);
-    if (!content) contents.set(key, (content = readLesson(courseUuid, day, language)));
-    return content;
-  };
-  return { planOf, lessonOf };
-};
-type Lookups = ReturnType<typeof createLookups>;
-
-type Contact = { email: string | null; phone: string | null };
-const addressOf = (channel: string, contact: Contact): string | null =>
-  (CHANNEL_CONTACT[channel as TChannelKey] === 'phone' ? contact.phone : contact.email) ?? null;
-
 type TickContext = {
   app: SchedulerApp;
   now: Date;
   nowIso: string;
   adapters: ChannelAdapters;
   batchSize: number;
-  send: (adapter: ChannelAdapter, message: ChannelMessage) => ReturnType<typeof sendWithRetries>;
+  send: (adapter: ChannelAdapter, message: ChannelMessage) => Promise<SendOutcome>;
   lookups: Lookups;
 };
 
-/** Works through items channel by channel: channels in parallel, each group in order. */
-const perChannelGroup = async <T extends { channel: string }>(
-  ctx: TickContext,
-  items: T[],
-  work: (group: T[], adapter: ChannelAdapter) => Promise<void>,
-) => {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(item.channel);
-    if (group) group.push(item);
-    else groups.set(item.channel, [item]);
-  }
-  await Promise.all(
-    [...groups].map(([channel, group]) => work(group, ctx.adapters[channel as TChannelKey])),
-  );
+/**
+ * One kind of the scheduler's work: what is due (`select`, a batch at a time), the claim that
+ * takes a row exactly once, and the send, which answers what is left to write (the finish, the
+ * send's records, an event). `local` work calls no provider (missed-answer marking): a batch's
+ * claims and writes then go in one transaction.
+ */
+type Drain<Row extends { channel: string }> = {
+  select: (limit: number) => Promise<Row[]>;
+  claim: (row: Row) => CompiledQuery;
+  send: (row: Row, adapter: ChannelAdapter) => Promise<CompiledQuery[]>;
+  local?: boolean;
 };
 
-/** Sends a group of items channel by channel: channels in parallel, each paced by its limiter. */
-const perChannel = <T extends { channel: string }>(
-  ctx: TickContext,
-  items: T[],
-  work: (item: T, adapter: ChannelAdapter) => Promise<void>,
-) =>
-  perChannelGroup(ctx, items, async (group, adapter) => {
-    for (const item of group) await work(item, adapter);
+/**
+ * The previous row's writes, then the next row's claim (none: the writes alone); answers
+ * whether the claim took the row. On SQLite in one transaction: a lesson costs one commit
+ * instead of four (claim, identity, outbox row, finish), and the writes wait for nothing, since
+ * the next claim follows its send at once (the pace is waited for after it). On PostgreSQL the
+ * claim commits on its own: two schedulers each holding one lesson's row and the course's
+ * analytics rows (locked by the finish's triggers) while claiming the other's next lesson would
+ * deadlock. SQLite has one writer at a time, so nothing waits on a row there.
+ */
+const writeThenClaim = async (
+  db: Db,
+  dialect: Dialect | undefined,
+  writes: CompiledQuery[],
+  claim: CompiledQuery | null,
+): Promise<boolean> => {
+  if (!claim) {
+    await writeRecords(db, writes);
+    return false;
+  }
+  const claimed = async (executor: Db) =>
+    Number((await executor.executeQuery(claim)).numAffectedRows) === 1;
+  if (writes.length === 0) return claimed(db);
+  if (dialect !== 'sqlite') {
+    await writeRecords(db, writes);
+    return claimed(db);
+  }
+  return db.transaction().execute(async (trx) => {
+    for (const statement of writes) await trx.executeQuery(statement);
+    return claimed(trx);
   });
+};
+
+/** Groups rows by channel, in their order. */
+const byChannel = <T extends { channel: string }>(rows: T[]): Map<TChannelKey, T[]> => {
+  const groups = new Map<TChannelKey, T[]>();
+  for (const row of rows) {
+    const channel = row.channel as TChannelKey;
+    const group = groups.get(channel);
+    if (group) group.push(row);
+    else groups.set(channel, [row]);
+  }
+  return groups;
+};
+
+/** Claims and sends one channel's rows in order, each row's writes going with the next claim. */
+const drainGroup = async <Row extends { channel: string }>(
+  ctx: TickContext,
+  drain: Drain<Row>,
+  rows: Row[],
+  adapter: ChannelAdapter,
+) => {
+  const { db, dialect } = ctx.app;
+  let writes: CompiledQuery[] = [];
+  for (const row of rows) {
+    const claimed = await writeThenClaim(db, dialect, writes, drain.claim(row));
+    writes = [];
+    if (claimed) writes = await drain.send(row, adapter);
+  }
+  await writeThenClaim(db, dialect, writes, null);
+};
+
+/** Claims and settles rows that call no provider, a batch in one transaction. */
+const drainLocally = async <Row extends { channel: string }>(
+  ctx: TickContext,
+  drain: Drain<Row>,
+  rows: Row[],
+) =>
+  ctx.app.db.transaction().execute(async (trx) => {
+    for (const row of rows) {
+      const claim = await trx.executeQuery(drain.claim(row));
+      if (Number(claim.numAffectedRows) !== 1) continue;
+      const writes = await drain.send(row, ctx.adapters[row.channel as TChannelKey]);
+      for (const statement of writes) await trx.executeQuery(statement);
+    }
+  });
+
+/**
+ * The scheduler's one loop: until nothing is due, a batch of rows, channel by channel (channels
+ * in parallel, each paced by its limiter, its rows in order), each claimed, sent and finished.
+ */
+const drainClaimed = async <Row extends { channel: string }>(
+  ctx: TickContext,
+  drain: Drain<Row>,
+): Promise<void> => {
+  for (;;) {
+    const rows = await drain.select(ctx.batchSize);
+    if (rows.length === 0) return;
+    if (drain.local) await drainLocally(ctx, drain, rows);
+    else
+      await Promise.all(
+        [...byChannel(rows)].map(([channel, group]) =>
+          drainGroup(ctx, drain, group, ctx.adapters[channel]),
+        ),
+      );
+    if (rows.length < ctx.batchSize) return;
+  }
+};
 
 /** Rows claimed by a tick that died are marked failed (interrupted), never resent. */
 const releaseStuck = ({ app, now, nowIso }: TickContext): Promise<number> =>
@@ -299,27 +239,10 @@ const releaseStuck = ({ app, now, nowIso }: TickContext): Promise<number> =>
 
 /** After the enrolment close time, learners still invited are dropped with their lessons. */
 const closeEnrolments = async ({ app, now, nowIso }: TickContext): Promise<number> => {
-  const courses = await app.db
-    .selectFrom('courses')
-    .select(['uuid', 'distribution'])
-    .where('status', 'in', LIVE_COURSE_STATUSES)
-    .where('deleted_at', 'is', null)
-    .where('distribution', 'is not', null)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('enrollments')
-          .select('enrollments.uuid')
-          .whereRef('enrollments.course_uuid', '=', 'courses.uuid')
-          .where('enrollments.status', '=', 'invited'),
-      ),
-    )
-    .execute();
   let dropped = 0;
-  for (const course of courses) {
-    const closeAt = enrolmentCloseAt(parseDistribution(course.distribution));
-    if (!closeAt || closeAt.getTime() > now.getTime()) continue;
-    dropped += await app.db.transaction().execute((trx) => dropInvited(trx, course.uuid, nowIso));
+  for (const course of await progressRepository.coursesWithInvited(app.db)) {
+    if (!course.closeAt || course.closeAt.getTime() > now.getTime()) continue;
+    dropped += await progressRepository.dropInvited(app.db, course.uuid, nowIso);
   }
   return dropped;
 };
@@ -338,389 +261,135 @@ const invitationRetryAt = (attempts: number, outcome: SendOutcome, now: Date): s
 };
 
 /** The GDPR opt-in question, once per invited learner, on the learner's channel. */
-const sendInvitations = async (ctx: TickContext): Promise<number> => {
+const invitations = (ctx: TickContext, counts: TickResult): Drain<InvitationRow> => {
   const { app, nowIso } = ctx;
-  let sent = 0;
-  for (;;) {
-    const rows = await app.db
-      .selectFrom('enrollments as e')
-      .innerJoin('courses as c', 'c.uuid', 'e.course_uuid')
-      .innerJoin('learners as l', 'l.uuid', 'e.learner_uuid')
-      .select([
-        'e.uuid',
-        'e.company_uuid',
-        'e.course_uuid',
-        'e.learner_uuid',
-        'e.channel',
-        'c.name as course_name',
-        'l.first_name',
-        'l.last_name',
-        'l.email',
-        'l.phone',
-        'l.locale',
-        'e.invitation_attempts',
-      ])
-      .where('e.status', '=', 'invited')
-      .where('e.invitation_sent_at', 'is', null)
-      // A failed invitation waits for its retry time, or for a Resend when it has none.
-      .where((eb) =>
-        eb.or([
-          eb('e.invitation_failure_code', 'is', null),
-          eb('e.invitation_retry_at', '<=', nowIso),
-        ]),
-      )
-      .where('l.deleted_at', 'is', null)
-      .where('c.status', 'in', LIVE_COURSE_STATUSES)
-      .where('c.deleted_at', 'is', null)
-      .orderBy('e.created_at')
-      .orderBy('e.uuid')
-      .limit(ctx.batchSize)
-      .execute();
-    if (rows.length === 0) break;
-    await perChannel(ctx, rows, async (row, adapter) => {
-      if (!(await deliveriesRepository.claimInvitation(app.db, row.uuid, nowIso))) return;
+  const failed = (row: InvitationRow, end: SendEnd, retryAt: string | null) => {
+    if (end.status !== 'failed' && end.status !== 'deferred') return [];
+    app.log.warn({ enrolment: row.uuid, reason: end.failure.reason }, 'invitation not sent');
+    return [deliveriesRepository.invitationFailed(app.db, row.uuid, nowIso, end.failure, retryAt)];
+  };
+  return {
+    select: (limit) => deliveriesRepository.pendingInvitations(app.db, nowIso, limit),
+    claim: (row) => deliveriesRepository.claimInvitation(app.db, row.uuid, nowIso),
+    send: async (row, adapter) => {
       const plan = await ctx.lookups.planOf(row.course_uuid);
-      if (!plan) return;
+      if (!plan) return [];
       const address = addressOf(row.channel, row);
-      if (!address) {
-        await deliveriesRepository.invitationFailed(
-          app.db,
-          row.uuid,
-          nowIso,
-          failure('no_contact'),
-          null,
-        );
-        return;
-      }
-      const outcome = await ctx.send(adapter, {
-        kind: 'invitation',
-        channel: adapter.key,
-        companyUuid: row.company_uuid,
-        courseUuid: row.course_uuid,
-        courseName: row.course_name,
-        deliveryUuid: null,
-        language: lessonLanguage(row.locale, plan),
-        recipient: {
-          learnerUuid: row.learner_uuid,
-          firstName: row.first_name,
-          lastName: row.last_name,
-          address,
-        },
-        lesson: null,
-        totalDays: plan.days.length,
-      });
+      if (!address) return failed(row, { status: 'failed', failure: failure('no_contact') }, null);
+      const outcome = await ctx.send(adapter, invitationMessage(adapter, row, address, plan));
       const now = app.clock.now();
       const end = endOfOutcome(adapter.key, outcome, now);
-      if (end.status === 'failed' || end.status === 'deferred') {
-        app.log.warn({ enrolment: row.uuid, reason: end.failure.reason }, 'invitation not sent');
+      if (!outcome.ok) {
         const retryAt =
           end.status === 'deferred'
             ? end.retryAt
             : invitationRetryAt(Number(row.invitation_attempts ?? 0), outcome, now);
-        await deliveriesRepository.invitationFailed(app.db, row.uuid, nowIso, end.failure, retryAt);
-        return;
+        return failed(row, end, retryAt);
       }
-      if (!outcome.ok) return;
-      await writeRecords(app.db, [
-        ...outcome.records,
-        deliveriesRepository.invitationSent(app.db, row.uuid, nowIso),
-      ]);
-      sent += 1;
-    });
-    if (rows.length < ctx.batchSize) break;
-  }
-  return sent;
-};
-
-/** What a due lesson's select reads besides the message's columns. */
-type DueRow = {
-  day: number;
-  channel: string;
-  email: string | null;
-  phone: string | null;
-  learner_deleted_at: string | null;
-};
-
-/** How a claimed lesson ended, and what its send left to write (its outbox row, an identity). */
-type Finish = {
-  uuid: string;
-  end: SendEnd;
-  at: string;
-  records: CompiledQuery[];
-};
-
-/**
- * The previous lesson's finish with its send's records, then the next lesson's claim (none: the
- * finish alone); answers whether the claim took the row. On SQLite in one transaction: a lesson
- * costs one commit instead of four (claim, identity, outbox row, finish), and the finish waits for
- * nothing, since the next claim follows its send at once (the pace is waited for after it). On
- * PostgreSQL the claim commits on its own: two schedulers each holding one lesson's row and the
- * course's analytics rows (locked by the finish's triggers) while claiming the other's next
- * lesson would deadlock. SQLite has one writer at a time, so nothing waits on a row there.
- */
-const finishThenClaim = async (
-  db: Db,
-  dialect: Dialect | undefined,
-  previous: Finish | null,
-  claim: { uuid: string; at: string } | null,
-): Promise<boolean> => {
-  const statements = previous
-    ? [
-        ...previous.records,
-        deliveriesRepository.finish(db, previous.uuid, previous.at, previous.end),
-      ]
-    : [];
-  if (!claim) {
-    await writeRecords(db, statements);
-    return false;
-  }
-  const claimQuery = deliveriesRepository.claim(db, claim.uuid, claim.at);
-  const claimed = async (executor: Db) =>
-    Number((await executor.executeQuery(claimQuery)).numAffectedRows) === 1;
-  if (statements.length === 0) return claimed(db);
-  if (dialect !== 'sqlite') {
-    await writeRecords(db, statements);
-    return claimed(db);
-  }
-  return db.transaction().execute(async (trx) => {
-    for (const statement of statements) await trx.executeQuery(statement);
-    return claimed(trx);
-  });
-};
-
-/** Sends one claimed lesson; answers how it ended. */
-const sendLesson = async (
-  ctx: TickContext,
-  row: MessageRow & DueRow,
-  adapter: ChannelAdapter,
-): Promise<Finish> => {
-  const { app } = ctx;
-  const finish = (end: SendEnd, records: CompiledQuery[] = []): Finish => ({
-    uuid: row.uuid,
-    end,
-    at: app.clock.now().toISOString(),
-    records,
-  });
-  const [plan, lesson] = await Promise.all([
-    ctx.lookups.planOf(row.course_uuid),
-    ctx.lookups.lessonOf(row.course_uuid, Number(row.day), row.language),
-  ]);
-  if (row.learner_deleted_at !== null || !lesson || !plan) return finish({ status: 'canceled' });
-  const address = addressOf(row.channel, row);
-  if (!address) return finish({ status: 'failed', failure: failure('no_contact') });
-  const outcome = await ctx.send(
-    adapter,
-    lessonMessage('lesson', adapter, row, address, lesson, plan.days.length),
-  );
-  const end = endOfOutcome(adapter.key, outcome, app.clock.now());
-  if (end.status === 'failed' || end.status === 'deferred') {
-    app.log.warn(
-      { delivery: row.uuid, attempts: outcome.attempts, reason: end.failure.reason },
-      end.status === 'deferred' ? 'lesson deferred' : 'lesson not sent',
-    );
-  }
-  return finish(end, outcome.ok ? outcome.records : []);
+      counts.invitations += 1;
+      return [...outcome.records, deliveriesRepository.invitationSent(app.db, row.uuid, nowIso)];
+    },
+  };
 };
 
 /** Every lesson due now, of enrolled learners of live courses, sent once. */
-const sendDueLessons = async (ctx: TickContext) => {
+const dueLessons = (ctx: TickContext, counts: TickResult): Drain<DueLessonRow> => {
   const { app, nowIso } = ctx;
-  const counts = { sent: 0, failed: 0, canceled: 0, deferred: 0 };
-  const ended = ({ end }: Finish, channel: string) => {
+  const finish = (row: DueLessonRow, end: SendEnd, records: CompiledQuery[] = []) => {
     counts[end.status] += 1;
     if (end.status === 'sent' || end.status === 'failed')
-      app.metrics.lessons.inc({ channel, status: end.status });
+      app.metrics.lessons.inc({ channel: row.channel, status: end.status });
+    const at = app.clock.now().toISOString();
+    return [...records, deliveriesRepository.finish(app.db, row.uuid, at, end)];
   };
-  for (;;) {
-    const rows = await app.db
-      .selectFrom('lesson_deliveries as d')
-      .innerJoin('enrollments as e', 'e.uuid', 'd.enrollment_uuid')
-      .innerJoin('courses as c', 'c.uuid', 'd.course_uuid')
-      .innerJoin('learners as l', 'l.uuid', 'd.learner_uuid')
-      .leftJoin('learner_channel_identities as i', (join) =>
-        join.onRef('i.learner_uuid', '=', 'd.learner_uuid').onRef('i.channel', '=', 'd.channel'),
-      )
-      .select([...MESSAGE_COLUMNS, 'l.deleted_at as learner_deleted_at'])
-      .where('d.status', '=', 'scheduled')
-      .where('d.scheduled_for', '<=', nowIso)
-      // A lesson the provider asked to slow down for waits its turn; a deferred one is never
-      // picked again in the same tick, whose loop would otherwise spin on it.
-      .where((eb) =>
-        eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', nowIso)]),
-      )
-      .where('e.status', '=', 'enrolled')
-      .where('c.status', 'in', LIVE_COURSE_STATUSES)
-      .where('c.deleted_at', 'is', null)
-      .orderBy('d.scheduled_for')
-      .orderBy('d.uuid')
-      .limit(ctx.batchSize)
-      .execute();
-    if (rows.length === 0) break;
-    await perChannelGroup(ctx, rows, async (group, adapter) => {
-      let previous: Finish | null = null;
-      for (const row of group) {
-        const claim = { uuid: row.uuid, at: nowIso };
-        const claimed = await finishThenClaim(app.db, app.dialect, previous, claim);
-        previous = null;
-        if (!claimed) continue;
-        previous = await sendLesson(ctx, row, adapter);
-        ended(previous, row.channel);
+  return {
+    select: (limit) => deliveriesRepository.dueLessons(app.db, nowIso, limit),
+    claim: (row) => deliveriesRepository.claim(app.db, row.uuid, nowIso),
+    send: async (row, adapter) => {
+      const [plan, lesson] = await ctx.lookups.lessonOf(row);
+      if (row.learner_deleted_at !== null || !lesson || !plan)
+        return finish(row, { status: 'canceled' });
+      const address = addressOf(row.channel, row);
+      if (!address) return finish(row, { status: 'failed', failure: failure('no_contact') });
+      const outcome = await ctx.send(
+        adapter,
+        lessonMessage('lesson', adapter, row, address, lesson, plan.days.length),
+      );
+      const end = endOfOutcome(adapter.key, outcome, app.clock.now());
+      if (end.status === 'failed' || end.status === 'deferred') {
+        app.log.warn(
+          { delivery: row.uuid, attempts: outcome.attempts, reason: end.failure.reason },
+          end.status === 'deferred' ? 'lesson deferred' : 'lesson not sent',
+        );
       }
-      await finishThenClaim(app.db, app.dialect, previous, null);
-    });
-    if (rows.length < ctx.batchSize) break;
-  }
-  return counts;
+      return finish(row, end, outcome.ok ? outcome.records : []);
+    },
+  };
 };
-
-/** True when the delivery's lesson (day and language) asks a question. */
-const hasAssessment = (
-  eb: ExpressionBuilder<Database & { d: Database['lesson_deliveries'] }, 'd'>,
-) =>
-  eb.exists(
-    eb
-      .selectFrom('lessons')
-      .innerJoin('languages', 'languages.uuid', 'lessons.language_uuid')
-      .select('lessons.uuid')
-      .whereRef('lessons.course_uuid', '=', 'd.course_uuid')
-      .whereRef('lessons.day', '=', 'd.day')
-      .whereRef('languages.short_name', '=', 'd.language')
-      .where('lessons.assessment', 'is not', null),
-  );
 
 /** When the lesson reached the learner: the channel's delivered receipt, else the send. */
 const deliveredRef = (row: { delivered_at: string | null; sent_at: string | null }) =>
   Date.parse(row.delivered_at ?? row.sent_at ?? '');
 
 /** No answer 72 hours after delivery: `missed_at` (that moment) and a 'missed' event. */
-const markMissed = async ({ app, now, batchSize }: TickContext): Promise<number> => {
+const missedAnswers = (ctx: TickContext, counts: TickResult): Drain<OpenQuestionRow> => {
+  const { app, now } = ctx;
   const cutoff = new Date(now.getTime() - MISSED_ANSWER_HOURS * HOUR_MS).toISOString();
-  let missed = 0;
-  for (;;) {
-    const rows = await app.db
-      .selectFrom('lesson_deliveries as d')
-      .select([
-        'd.uuid',
-        'd.company_uuid',
-        'd.course_uuid',
-        'd.learner_uuid',
-        'd.sent_at',
-        'd.delivered_at',
-      ])
-      // Literals, so the partial index on open questions applies.
-      .where(sql<boolean>`d.status = 'sent' and d.answered_at is null and d.missed_at is null`)
-      .where('d.sent_at', '<=', cutoff)
-      .where((eb) => eb(eb.fn.coalesce('d.delivered_at', 'd.sent_at'), '<=', cutoff))
-      .where(hasAssessment)
-      .orderBy('d.sent_at')
-      .limit(batchSize)
-      .execute();
-    if (rows.length === 0) break;
-    let marked = 0;
-    await app.db.transaction().execute(async (trx) => {
-      const events: Database['learner_events'][] = [];
-      for (const row of rows) {
-        const missedAt = new Date(deliveredRef(row) + MISSED_ANSWER_HOURS * HOUR_MS).toISOString();
-        const result = await trx
-          .updateTable('lesson_deliveries')
-          .set({ missed_at: missedAt, updated_at: missedAt })
-          .where('uuid', '=', row.uuid)
-          .where('missed_at', 'is', null)
-          .where('answered_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) continue;
-        events.push({
-          uuid: newUuid(),
-          company_uuid: row.company_uuid,
-          course_uuid: row.course_uuid,
-          learner_uuid: row.learner_uuid,
-          delivery_uuid: row.uuid,
+  const missedAt = (row: OpenQuestionRow) =>
+    new Date(deliveredRef(row) + MISSED_ANSWER_HOURS * HOUR_MS).toISOString();
+  return {
+    local: true,
+    select: (limit) => deliveriesRepository.openQuestions(app.db, cutoff, limit),
+    claim: (row) => deliveriesRepository.claimMissed(app.db, row.uuid, missedAt(row)),
+    send: async (row) => {
+      counts.missed += 1;
+      return [
+        deliveriesRepository.event(app.db, {
+          companyUuid: row.company_uuid,
+          courseUuid: row.course_uuid,
+          learnerUuid: row.learner_uuid,
+          deliveryUuid: row.uuid,
           type: 'missed',
-          correct: null,
-          occurred_at: missedAt,
+          at: missedAt(row),
           payload: null,
-          created_at: missedAt,
-        });
-      }
-      if (events.length > 0) await trx.insertInto('learner_events').values(events).execute();
-      marked = events.length;
-    });
-    missed += marked;
-    if (rows.length < batchSize) break;
-  }
-  return missed;
+        }),
+      ];
+    },
+  };
 };
 
 /** One reminder for a lesson still unread 24 hours after delivery, unless the course stopped. */
-const sendReminders = async (ctx: TickContext): Promise<number> => {
+const reminders = (ctx: TickContext, counts: TickResult): Drain<LessonSendRow> => {
   const { app, now, nowIso } = ctx;
   const cutoff = new Date(now.getTime() - REMINDER_AFTER_HOURS * HOUR_MS).toISOString();
-  let reminded = 0;
-  for (;;) {
-    const rows = await app.db
-      .selectFrom('lesson_deliveries as d')
-      .innerJoin('courses as c', 'c.uuid', 'd.course_uuid')
-      .innerJoin('learners as l', 'l.uuid', 'd.learner_uuid')
-      .leftJoin('learner_channel_identities as i', (join) =>
-        join.onRef('i.learner_uuid', '=', 'd.learner_uuid').onRef('i.channel', '=', 'd.channel'),
-      )
-      .select(MESSAGE_COLUMNS)
-      .where(sql<boolean>`d.status = 'sent' and d.read_at is null and d.reminders_sent = 0`)
-      .where('d.sent_at', '<=', cutoff)
-      .where((eb) => eb(eb.fn.coalesce('d.delivered_at', 'd.sent_at'), '<=', cutoff))
-      .where('d.answered_at', 'is', null)
-      .where('c.status', 'in', REMINDING_COURSE_STATUSES)
-      .where('c.deleted_at', 'is', null)
-      .where('l.deleted_at', 'is', null)
-      .orderBy('d.sent_at')
-      .limit(ctx.batchSize)
-      .execute();
-    if (rows.length === 0) break;
-    await perChannel(ctx, rows, async (row, adapter) => {
-      const claim = await app.db
-        .updateTable('lesson_deliveries')
-        .set((eb) => ({ reminders_sent: eb('reminders_sent', '+', 1), updated_at: nowIso }))
-        .where('uuid', '=', row.uuid)
-        .where('reminders_sent', '=', 0)
-        .where('read_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(claim.numUpdatedRows) !== 1) return;
-      const [plan, lesson] = await Promise.all([
-        ctx.lookups.planOf(row.course_uuid),
-        ctx.lookups.lessonOf(row.course_uuid, Number(row.day), row.language),
-      ]);
+  return {
+    select: (limit) => deliveriesRepository.unreadLessons(app.db, cutoff, limit),
+    claim: (row) => deliveriesRepository.claimReminder(app.db, row.uuid, nowIso),
+    send: async (row, adapter) => {
+      const [plan, lesson] = await ctx.lookups.lessonOf(row);
       const address = addressOf(row.channel, row);
-      if (!plan || !address) return;
+      if (!plan || !address) return [];
       const outcome = await ctx.send(
         adapter,
         lessonMessage('reminder', adapter, row, address, lesson, plan.days.length),
       );
       if (!outcome.ok) {
         app.log.warn({ delivery: row.uuid, error: outcome.error }, 'reminder not sent');
-        return;
+        return [];
       }
-      const at = app.clock.now().toISOString();
-      const event = app.db
-        .insertInto('learner_events')
-        .values({
-          uuid: newUuid(),
-          company_uuid: row.company_uuid,
-          course_uuid: row.course_uuid,
-          learner_uuid: row.learner_uuid,
-          delivery_uuid: row.uuid,
-          type: 'reminder',
-          correct: null,
-          occurred_at: at,
-          payload: JSON.stringify({ provider_message_id: outcome.providerMessageId }),
-          created_at: at,
-        })
-        .compile();
-      await writeRecords(app.db, [...outcome.records, event]);
-      reminded += 1;
-    });
-    if (rows.length < ctx.batchSize) break;
-  }
-  return reminded;
+      counts.reminders += 1;
+      const event = deliveriesRepository.event(app.db, {
+        companyUuid: row.company_uuid,
+        courseUuid: row.course_uuid,
+        learnerUuid: row.learner_uuid,
+        deliveryUuid: row.uuid,
+        type: 'reminder',
+        at: app.clock.now().toISOString(),
+        payload: { provider_message_id: outcome.providerMessageId },
+      });
+      return [...outcome.records, event];
+    },
+  };
 };
 
 /**
@@ -729,133 +398,14 @@ const sendReminders = async (ctx: TickContext): Promise<number> => {
  * opt in), dropping whoever never opted in. A canceled course's lessons are canceled.
  */
 const updateStatuses = async ({ app, now, nowIso }: TickContext) => {
-  await app.db
-    .updateTable('lesson_deliveries')
-    .set({ status: 'canceled', updated_at: nowIso })
-    .where('status', '=', 'scheduled')
-    .where((eb) =>
-      eb(
-        'course_uuid',
-        'in',
-        eb.selectFrom('courses').select('courses.uuid').where('courses.status', '=', 'canceled'),
-      ),
-    )
-    .execute();
-
-  const activated = await app.db
-    .updateTable('courses')
-    .set({ status: 'active' })
-    .where('status', '=', 'scheduled')
-    .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('lesson_deliveries')
-          .select('lesson_deliveries.uuid')
-          .whereRef('lesson_deliveries.course_uuid', '=', 'courses.uuid')
-          // By `sent_at`, as the completion below: by `status` SQLite walks every sent lesson.
-          .where('lesson_deliveries.sent_at', 'is not', null),
-      ),
-    )
-    .returning('uuid')
-    .execute();
-
-  const completed = await app.db
-    .updateTable('enrollments')
-    .set({ status: 'completed', completed_at: nowIso, updated_at: nowIso })
-    .where('status', '=', 'enrolled')
-    .where((eb) =>
-      eb.and([
-        eb(
-          'course_uuid',
-          'in',
-          eb
-            .selectFrom('courses')
-            .select('courses.uuid')
-            .where('courses.status', 'in', LIVE_COURSE_STATUSES)
-            .where('courses.deleted_at', 'is', null),
-        ),
-        // A lesson went out: `sent_at` is set exactly when a lesson is sent. Asked by `status`,
-        // SQLite walks the status index through every sent lesson of every course for each
-        // enrolment (seconds at 10,000) instead of the enrolment's own few rows.
-        eb.exists(
-          eb
-            .selectFrom('lesson_deliveries')
-            .select('lesson_deliveries.uuid')
-            .whereRef('lesson_deliveries.enrollment_uuid', '=', 'enrollments.uuid')
-            .where('lesson_deliveries.sent_at', 'is not', null),
-        ),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('lesson_deliveries')
-              .select('lesson_deliveries.uuid')
-              .whereRef('lesson_deliveries.enrollment_uuid', '=', 'enrollments.uuid')
-              .where('lesson_deliveries.status', 'in', ['scheduled', 'sending']),
-          ),
-        ),
-      ]),
-    )
-    .returning('uuid')
-    .execute();
-
-  const finished = await app.db
-    .selectFrom('courses')
-    .select(['uuid', 'distribution'])
-    .where('status', '=', 'active')
-    .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('lesson_deliveries as d')
-            .innerJoin('enrollments as e', 'e.uuid', 'd.enrollment_uuid')
-            .select('d.uuid')
-            .whereRef('d.course_uuid', '=', 'courses.uuid')
-            .where('d.status', 'in', ['scheduled', 'sending'])
-            .where('e.status', '=', 'enrolled'),
-        ),
-      ),
-    )
-    .execute();
+  await progressRepository.cancelLessonsOfCanceledCourses(app.db, nowIso);
+  const activated = await progressRepository.activateStartedCourses(app.db);
+  const completed = await progressRepository.completeFinishedEnrolments(app.db, nowIso);
   let delivered = 0;
-  for (const course of finished) {
-    const closeAt = enrolmentCloseAt(parseDistribution(course.distribution));
-    const done = await app.db.transaction().execute(async (trx) => {
-      if (closeAt && closeAt.getTime() > now.getTime()) {
-        // Someone may still opt in and get the lessons: wait for the close time.
-        const waiting = await trx
-          .selectFrom('enrollments')
-          .select('uuid')
-          .where('course_uuid', '=', course.uuid)
-          .where('status', '=', 'invited')
-          .executeTakeFirst();
-        if (waiting) return false;
-      }
-      await dropInvited(trx, course.uuid, nowIso);
-      // Lessons of learners who declined stay unsent for good.
-      await trx
-        .updateTable('lesson_deliveries')
-        .set({ status: 'canceled', updated_at: nowIso })
-        .where('course_uuid', '=', course.uuid)
-        .where('status', '=', 'scheduled')
-        .execute();
-      const last = await trx
-        .selectFrom('lesson_deliveries')
-        .select((eb) => eb.fn.max('sent_at').as('last'))
-        .where('course_uuid', '=', course.uuid)
-        .executeTakeFirst();
-      const result = await trx
-        .updateTable('courses')
-        .set({ status: 'delivered', delivered_at: last?.last ?? nowIso })
-        .where('uuid', '=', course.uuid)
-        .where('status', '=', 'active')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    });
-    if (done) delivered += 1;
+  for (const course of await progressRepository.coursesWithNothingLeft(app.db)) {
+    if (await progressRepository.deliverCourse(app.db, course, now)) delivered += 1;
   }
-  return { activated: activated.length, completed: completed.length, delivered };
+  return { activated, completed, delivered };
 };
 
 /**
@@ -879,26 +429,15 @@ export const runSchedulerTick = async (
       await limiterOf(adapter)();
       return sendWithRetries(adapter, message, { baseDelayMs, sleep });
     },
-    lookups: createLookups(app),
+    lookups: createLookups(app.db),
   };
-  const stuck = await releaseStuck(ctx);
-  const dropped = await closeEnrolments(ctx);
-  const invitations = await sendInvitations(ctx);
-  const lessons = await sendDueLessons(ctx);
-  const missed = await markMissed(ctx);
-  const reminders = await sendReminders(ctx);
-  const statuses = await updateStatuses(ctx);
-  return {
-    dropped,
-    invitations,
-    sent: lessons.sent,
-    failed: lessons.failed + stuck,
-    deferred: lessons.deferred,
-    canceled: lessons.canceled,
-    missed,
-    reminders,
-    ...statuses,
-  };
+  const counts = { ...NOTHING_DONE, failed: await releaseStuck(ctx) };
+  counts.dropped = await closeEnrolments(ctx);
+  await drainClaimed(ctx, invitations(ctx, counts));
+  await drainClaimed(ctx, dueLessons(ctx, counts));
+  await drainClaimed(ctx, missedAnswers(ctx, counts));
+  await drainClaimed(ctx, reminders(ctx, counts));
+  return { ...counts, ...(await updateStatuses(ctx)) };
 };
 
 /**
