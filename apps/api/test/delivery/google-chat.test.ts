@@ -8,6 +8,7 @@ import { DAY1, channelWorld, sampleMessage } from '../fixtures/channels.ts';
 import type { SignedRequest } from '../fixtures/channels.ts';
 import { authHeaders, createWorld, learnersList } from '../fixtures/delivery.ts';
 import { startFakeGoogleChat } from '../fakes/google-chat.ts';
+import type { ChatMessage } from '../fakes/google-chat.ts';
 import { call } from '../helper.ts';
 
 // Google Chat end to end against a fake Chat API on 127.0.0.1 that follows Google's pages
@@ -28,6 +29,21 @@ const identitiesOf = (app: Awaited<ReturnType<typeof channelWorld>>['app'], comp
     .where('company_uuid', '=', company)
     .where('channel', '=', 'google-chat')
     .execute();
+
+/** The action of a lesson card's first answer button. */
+const firstAnswerAction = (message: ChatMessage) => {
+  const sections = (message.cardsV2[0] as { card: { sections: ChatSection[] } }).card.sections;
+  return sections.at(-1)!.widgets[0]!.buttonList.buttons[0]!.onClick.action;
+};
+type ChatSection = {
+  widgets: {
+    buttonList: {
+      buttons: {
+        onClick: { action: { function: string; parameters: { key: string; value: string }[] } };
+      }[];
+    };
+  }[];
+};
 
 const providerKeyOf = async (
   app: Awaited<ReturnType<typeof channelWorld>>['app'],
@@ -174,8 +190,7 @@ describe('Google Chat delivery (project number audience)', async () => {
     // Each answer button names the URL Chat posts this app's events to as its function, and what
     // it does in its parameters: what an app built as an add-on needs
     // (https://developers.google.com/workspace/add-ons/chat/dialogs, `function: FUNCTION_URL`).
-    const button = first!.cardsV2[0].card.sections.at(-1).widgets[0].buttonList.buttons[0];
-    expect(button.onClick.action).toMatchObject({
+    expect(firstAnswerAction(first!)).toMatchObject({
       function: `${PUBLIC_URL}/api/v1/webhooks/google-chat`,
       parameters: expect.arrayContaining([{ key: 'type', value: 'answered' }]) as unknown,
     });
@@ -418,10 +433,7 @@ describe('Google Chat delivery (HTTP endpoint URL audience)', async () => {
     expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
     const message = fake.messages.find((item) => item.space === space)!;
     // The add-on's click goes to the connection's own URL: its buttons name that one.
-    expect(
-      message.cardsV2[0].card.sections.at(-1).widgets[0].buttonList.buttons[0].onClick.action
-        .function,
-    ).toBe(endpointUrl);
+    expect(firstAnswerAction(message).function).toBe(endpointUrl);
     expect(
       (await postTo(path, fake.click(message, 0, { ...signed, now: now(), format: 'add-on' })))
         .json,
