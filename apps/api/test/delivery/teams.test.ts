@@ -116,6 +116,52 @@ describe('Teams delivery', async () => {
     expect(await insightsOf(course)).toMatchObject({ successRate: 50 });
   });
 
+  // Teams tells a bot when its messages in a personal chat were read (the readReceipt event, with
+  // the RSC permission ChatMessageReadReceipt.Read.Chat, while the user's read receipts are on):
+  // https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/conversations/conversation-messages,
+  // "Read receipts". A message is read when its id is at most lastReadMessageId, as numbers.
+  it('records a read receipt as the lesson’s read (and delivered) events, once, and nothing for unread lessons', async () => {
+    const { course, learners } = await enrol([{}, {}]);
+    const [reader, other] = learners.map((learner) => fake.install(learner.email!, now()));
+    for (const install of [reader!, other!]) await post(install.request);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 2, failed: 0 });
+    const [lesson] = fake.sentTo(reader!.member.conversationId);
+    const deliveries = async () =>
+      app.db
+        .selectFrom('lesson_deliveries')
+        .select(['uuid', 'learner_uuid', 'delivered_at', 'read_at'])
+        .where('course_uuid', '=', course)
+        .where('day', '=', 1)
+        .execute();
+
+    app.testClock.set('2026-11-23T09:00:00.000Z');
+    const receipt = fake.readReceipt(reader!.member, lesson!, { now: now() });
+    expect((await post(receipt)).json).toEqual({ status: 'recorded' });
+    expect((await post(receipt)).json).toEqual({ status: 'duplicate' });
+    // Only the signed Bot Connector speaks for Teams: a forged receipt changes nothing.
+    expect(
+      (await post(fake.readReceipt(other!.member, lesson!, { now: now(), foreignKey: true })))
+        .statusCode,
+    ).toBe(403);
+    const rows = await deliveries();
+    const mine = rows.find((row) => row.learner_uuid === learners[0]!.uuid)!;
+    expect(mine).toMatchObject({
+      read_at: '2026-11-23T09:00:00.000Z',
+      delivered_at: expect.any(String) as unknown,
+    });
+    expect(rows.find((row) => row.learner_uuid === learners[1]!.uuid)).toMatchObject({
+      delivered_at: null,
+      read_at: null,
+    });
+    const events = await app.db
+      .selectFrom('learner_events')
+      .select('type')
+      .where('delivery_uuid', '=', mine.uuid)
+      .execute();
+    expect(events.map((event) => event.type)).toContain('read');
+    expect(await insightsOf(course)).toMatchObject({ delivery: 50 });
+  });
+
   it('takes an open answer typed in the card; an empty one answers nothing', async () => {
     const { course, learners } = await enrol([{}], { openAnswerDays: [1] });
     const install = fake.install(learners[0]!.email!, now());
