@@ -204,6 +204,7 @@ export type Database = {
   teams_conversation_references: TeamsConversationReferencesTable;
   channel_inbound_messages: ChannelInboundMessagesTable;
   channel_messages: ChannelMessagesTable;
+  google_chat_users: GoogleChatUsersTable;
 };
 
 // Accounts and team (issue 17).
@@ -320,7 +321,18 @@ export type ChannelMessagesTable = {
   kind: string;
   /** 1: the notice sent outside WhatsApp's window, not the lesson itself. */
   template: number;
+  /** Which part of the lesson send it was (0032); null: a notice, or a send of one message. */
+  part: number | null;
   created_at: Timestamp;
+};
+/** A Google Chat user seen in a DM with the app (0032), kept before any learner matches. */
+export type GoogleChatUsersTable = {
+  company_uuid: string;
+  provider_user_id: string;
+  email: string;
+  space_name: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 };
 
 // Delivery model (issue 5): enrolments, one row per scheduled lesson send, the event log, the

@@ -110,5 +110,8 @@ export type ErrorVerdict = {
   reason?: TDeliveryFailureReason;
 };
 
-/** One message that went: the provider's id, and whether it was the notice outside the window. */
-export type AcceptedMessage = { providerMessageId: string; template: boolean };
+/**
+ * One message that went: the provider's id, whether it was the notice outside the window, and
+ * which part of a lesson send it was (absent: a notice, or a send of one message).
+ */
+export type AcceptedMessage = { providerMessageId: string; template: boolean; part?: number };

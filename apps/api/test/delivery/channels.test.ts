@@ -259,8 +259,11 @@ describe('CHANNELS[channel].render: one message, five channel payloads', () => {
       text: 'Always the buyer',
       onClick: {
         action: {
+          // A preview has no connection: the action's name, also named in its parameters (the
+          // connector puts the endpoint URL there, google-chat.test.ts).
           function: 'answered',
           parameters: [
+            { key: 'type', value: 'answered' },
             { key: 'delivery_uuid', value: DELIVERY },
             { key: 'answer', value: '1' },
           ],

@@ -8,6 +8,7 @@ import { DAY1, channelWorld, sampleMessage } from '../fixtures/channels.ts';
 import type { SignedRequest } from '../fixtures/channels.ts';
 import { authHeaders, createWorld, learnersList } from '../fixtures/delivery.ts';
 import { startFakeGoogleChat } from '../fakes/google-chat.ts';
+import type { ChatMessage } from '../fakes/google-chat.ts';
 import { call } from '../helper.ts';
 
 // Google Chat end to end against a fake Chat API on 127.0.0.1 that follows Google's pages
@@ -28,6 +29,21 @@ const identitiesOf = (app: Awaited<ReturnType<typeof channelWorld>>['app'], comp
     .where('company_uuid', '=', company)
     .where('channel', '=', 'google-chat')
     .execute();
+
+/** The action of a lesson card's first answer button. */
+const firstAnswerAction = (message: ChatMessage) => {
+  const sections = (message.cardsV2[0] as { card: { sections: ChatSection[] } }).card.sections;
+  return sections.at(-1)!.widgets[0]!.buttonList.buttons[0]!.onClick.action;
+};
+type ChatSection = {
+  widgets: {
+    buttonList: {
+      buttons: {
+        onClick: { action: { function: string; parameters: { key: string; value: string }[] } };
+      }[];
+    };
+  }[];
+};
 
 const providerKeyOf = async (
   app: Awaited<ReturnType<typeof channelWorld>>['app'],
@@ -171,6 +187,13 @@ describe('Google Chat delivery (project number audience)', async () => {
     const [first, second] = spaces.map((space) =>
       fake.messages.find((message) => message.space === space)!,
     );
+    // Each answer button names the URL Chat posts this app's events to as its function, and what
+    // it does in its parameters: what an app built as an add-on needs
+    // (https://developers.google.com/workspace/add-ons/chat/dialogs, `function: FUNCTION_URL`).
+    expect(firstAnswerAction(first!)).toMatchObject({
+      function: `${PUBLIC_URL}/api/v1/webhooks/google-chat`,
+      parameters: expect.arrayContaining([{ key: 'type', value: 'answered' }]) as unknown,
+    });
     expect(
       (await post(fake.click(first!, 0, { email: emails[0]!, now: now(), foreignKey: true })))
         .statusCode,
@@ -221,6 +244,34 @@ describe('Google Chat delivery (project number audience)', async () => {
     expect(await learnerDay(learners[1]!.uuid, course, 1)).toMatchObject({
       answer: 'Asking first.',
     });
+  });
+
+  it('a Chat user who added the app or wrote to it before being imported is reached without another event', async () => {
+    const [adder, writer] = ['early-adder@example.test', 'early-writer@example.test'];
+    const adderSpace = fake.addApp(adder);
+    const writerSpace = fake.addApp(writer);
+    // Neither is a learner of the company yet: their user id and DM space are kept all the same.
+    expect((await post(fake.added(adderSpace, { email: adder, now: now() }))).json).toEqual({
+      status: 'installed',
+    });
+    expect(
+      (
+        await post(
+          fake.write(writerSpace, 'hello', { email: writer, now: now(), format: 'add-on' }),
+        )
+      ).json,
+    ).toEqual({ status: 'ignored' });
+    // Imported later, they get their lessons in those spaces: Chat posts nothing new.
+    await enrol([{ email: adder }, { email: writer.toUpperCase() }]);
+    const before = fake.messages.length;
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 2, failed: 0 });
+    expect(
+      fake.messages
+        .slice(before)
+        .map((message) => message.space)
+        .sort(),
+    ).toEqual([adderSpace, writerSpace].sort());
+    expect(fake.lookups.filter((name) => name.includes('@'))).toEqual([]);
   });
 
   it('a learner whose ADDED_TO_SPACE was lost is learned from their first message', async () => {
@@ -381,6 +432,8 @@ describe('Google Chat delivery (HTTP endpoint URL audience)', async () => {
     expect((await postTo(path, fake.added(space, signed))).json).toEqual({ status: 'installed' });
     expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
     const message = fake.messages.find((item) => item.space === space)!;
+    // The add-on's click goes to the connection's own URL: its buttons name that one.
+    expect(firstAnswerAction(message).function).toBe(endpointUrl);
     expect(
       (await postTo(path, fake.click(message, 0, { ...signed, now: now(), format: 'add-on' })))
         .json,

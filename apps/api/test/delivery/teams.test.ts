@@ -84,14 +84,25 @@ describe('Teams delivery', async () => {
     const from = (index: number) => installs[index]!.member.id;
     const answer = (options: Partial<Parameters<typeof fake.submit>[2]> = {}) =>
       fake.submit(first!, { answer: '0' }, { from: from(0), now: now(), ...options });
-    expect((await post(answer({ foreignKey: true }))).statusCode).toBe(401);
-    expect((await post(answer({ audience: 'another-app' }))).statusCode).toBe(401);
+    // A token that fails any requirement is answered 403 Forbidden, as the Bot Connector's
+    // authentication page asks ("Connector to Bot", step 4: "If the token does not meet all of
+    // these requirements, your bot should reject the request by returning an HTTP 403 (Forbidden)
+    // status code"; https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-authentication).
+    expect((await post(answer({ foreignKey: true }))).statusCode).toBe(403);
+    expect((await post(answer({ audience: 'another-app' }))).statusCode).toBe(403);
     expect((await post(answer({ claimServiceUrl: 'https://elsewhere.example/' }))).statusCode).toBe(
-      401,
+      403,
     );
     // A token recorded two hours ago and replayed: expired.
     const twoHoursAgo = new Date(now().getTime() - 2 * 60 * 60 * 1000);
-    expect((await post(answer({ now: twoHoursAgo }))).statusCode).toBe(401);
+    expect((await post(answer({ now: twoHoursAgo }))).statusCode).toBe(403);
+    // No token at all (requirement 1: sent in the Authorization header with the Bearer scheme).
+    const bare = await answer();
+    const unsignedAnswer = await post({ ...bare, headers: { 'content-type': 'application/json' } });
+    expect(unsignedAnswer.statusCode).toBe(403);
+    expect(unsignedAnswer.json.error.message).toBe(
+      'The request is not signed by the provider, or its signature is too old.',
+    );
     expect((await post(answer({ from: from(1) }))).statusCode).toBe(403);
 
     const id = randomUUID();
@@ -103,6 +114,52 @@ describe('Teams delivery', async () => {
 
     expect(await answersOfDay(course)).toEqual([0, 1, null]);
     expect(await insightsOf(course)).toMatchObject({ successRate: 50 });
+  });
+
+  // Teams tells a bot when its messages in a personal chat were read (the readReceipt event, with
+  // the RSC permission ChatMessageReadReceipt.Read.Chat, while the user's read receipts are on):
+  // https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/conversations/conversation-messages,
+  // "Read receipts". A message is read when its id is at most lastReadMessageId, as numbers.
+  it('records a read receipt as the lesson’s read (and delivered) events, once, and nothing for unread lessons', async () => {
+    const { course, learners } = await enrol([{}, {}]);
+    const [reader, other] = learners.map((learner) => fake.install(learner.email!, now()));
+    for (const install of [reader!, other!]) await post(install.request);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 2, failed: 0 });
+    const [lesson] = fake.sentTo(reader!.member.conversationId);
+    const deliveries = async () =>
+      app.db
+        .selectFrom('lesson_deliveries')
+        .select(['uuid', 'learner_uuid', 'delivered_at', 'read_at'])
+        .where('course_uuid', '=', course)
+        .where('day', '=', 1)
+        .execute();
+
+    app.testClock.set('2026-11-23T09:00:00.000Z');
+    const receipt = fake.readReceipt(reader!.member, lesson!, { now: now() });
+    expect((await post(receipt)).json).toEqual({ status: 'recorded' });
+    expect((await post(receipt)).json).toEqual({ status: 'duplicate' });
+    // Only the signed Bot Connector speaks for Teams: a forged receipt changes nothing.
+    expect(
+      (await post(fake.readReceipt(other!.member, lesson!, { now: now(), foreignKey: true })))
+        .statusCode,
+    ).toBe(403);
+    const rows = await deliveries();
+    const mine = rows.find((row) => row.learner_uuid === learners[0]!.uuid)!;
+    expect(mine).toMatchObject({
+      read_at: '2026-11-23T09:00:00.000Z',
+      delivered_at: expect.any(String) as unknown,
+    });
+    expect(rows.find((row) => row.learner_uuid === learners[1]!.uuid)).toMatchObject({
+      delivered_at: null,
+      read_at: null,
+    });
+    const events = await app.db
+      .selectFrom('learner_events')
+      .select('type')
+      .where('delivery_uuid', '=', mine.uuid)
+      .execute();
+    expect(events.map((event) => event.type)).toContain('read');
+    expect(await insightsOf(course)).toMatchObject({ delivery: 50 });
   });
 
   it('takes an open answer typed in the card; an empty one answers nothing', async () => {
@@ -279,7 +336,9 @@ describe('Teams: personal conversations only, kept from any event, whatever the 
     }
   });
 
-  it('refuses (401) an activity signed by a key not endorsed for msteams, and records nothing', async () => {
+  // "If the endorsement is not present, your bot should reject the request by returning an HTTP
+  // 403 (Forbidden) status code" (same page, "Connector to Bot", step 3).
+  it('refuses (403) an activity signed by a key not endorsed for msteams, and records nothing', async () => {
     const { course, learners } = await enrol([{}]);
     const install = fake.install(learners[0]!.email!, now());
     await post(install.request);
@@ -289,11 +348,11 @@ describe('Teams: personal conversations only, kept from any event, whatever the 
       post(
         fake.submit(sent!, { answer: '0' }, { from: install.member.id, now: now(), ...options }),
       );
-    expect((await answer({ webChatKey: true })).statusCode).toBe(401);
+    expect((await answer({ webChatKey: true })).statusCode).toBe(403);
     const other = fake.personal(`other-${randomUUID()}@example.com`);
     expect(
       (await post(fake.message(other, 'hello', { now: now(), webChatKey: true }))).statusCode,
-    ).toBe(401);
+    ).toBe(403);
     const [day1] = await app.db
       .selectFrom('lesson_deliveries')
       .select('answered_at')

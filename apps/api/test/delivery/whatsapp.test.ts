@@ -2,12 +2,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { ProviderHttpError } from '../../src/delivery/channels/http.ts';
 import {
+  PAIR_RATE_RETRY_MS,
   classifyWhatsAppError,
   createWhatsAppConnector,
 } from '../../src/delivery/channels/whatsapp/client.ts';
 import { renderWhatsAppSession } from '../../src/delivery/channels/whatsapp/render.ts';
 import { createManualClock } from '../../src/lib/clock.ts';
 import { DAY1, DAY2, START, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
+import { authHeaders } from '../fixtures/delivery.ts';
+import { call } from '../helper.ts';
 import type { TestApp } from '../helper.ts';
 import { startFakeWhatsApp } from '../fakes/whatsapp.ts';
 
@@ -206,9 +209,11 @@ describe('WhatsApp error verdicts', () => {
       kind: 'rate_limited',
       code: 'rate_limited',
     });
-    expect(classifyWhatsAppError(graph(400, '131056'))).toMatchObject({
+    // No Retry-After from Meta: the wait before writing to that user again, handed to the loop.
+    expect(classifyWhatsAppError(graph(400, '131056'))).toEqual({
       kind: 'rate_limited',
       code: 'pair_rate_limited',
+      retryAfterMs: PAIR_RATE_RETRY_MS,
     });
     // "Something went wrong … Try again", and the platform's own 5xx: retried with backoff.
     expect(classifyWhatsAppError(graph(500, '131000'))).toEqual({
@@ -394,7 +399,15 @@ describe('WhatsApp opt-in without an invitation template', async () => {
 });
 
 describe('WhatsApp parts, retries and the window', async () => {
-  const { fake, app, webhook: post, enrol, tickAt, deliveriesOfDay } = await connectedWorld();
+  const {
+    fake,
+    app,
+    world,
+    webhook: post,
+    enrol,
+    tickAt,
+    deliveriesOfDay,
+  } = await connectedWorld();
   afterAll(() => fake.close());
 
   /** A learner enrolled without opt-in who tapped Start on day 1 (their window is open). */
@@ -411,17 +424,79 @@ describe('WhatsApp parts, retries and the window', async () => {
     return course;
   };
 
-  it('a pair-rate limit (131056) on the question part retries only the question, never the text again', async () => {
-    const waId = '393333330001';
-    await startedLearner(waId);
+  /** The lesson texts (not the question) the fake took for a wa_id, after the first `from`. */
+  const textsTo = (waId: string, from: number) =>
+    fake.messages
+      .filter((message) => message.to === waId)
+      .slice(from)
+      .filter((message) => message.type === 'text');
+  const minutesAfter = (iso: string, minutes: number) =>
+    new Date(Date.parse(iso) + minutes * 60_000).toISOString();
+
+  // Issue 25: "a retry never repeats a part that went". Meta's pair rate (131056, no Retry-After)
+  // asks to wait before writing to that one user again, others at once
+  // (https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes, 131056;
+  // https://developers.facebook.com/docs/whatsapp/throughput, "Pair rate limits").
+  it('a pair-rate limit (131056) on the question defers that lesson alone; the next tick sends only the question', async () => {
+    const [waId, other] = ['393333330001', '393333330005'];
+    const course = await startedLearner(waId);
+    const otherCourse = await startedLearner(other);
     fake.failNext(131056, (json) => json.to === waId && json.type === 'interactive');
     const waits: number[] = [];
+    // Nobody waits inline for the pair rate: the other learner's lesson goes in the same tick.
     expect(await tickAt(DAY2, { sleep: async (ms) => void waits.push(ms) })).toMatchObject({
       sent: 1,
+      deferred: 1,
       failed: 0,
     });
-    expect(waits).toHaveLength(1);
+    expect(waits).toEqual([]);
+    expect(typesTo(fake, other, 3)).toEqual(['text', 'interactive']);
+    expect((await deliveriesOfDay(otherCourse, 2)).map((row) => row.status)).toEqual(['sent']);
+    expect(typesTo(fake, waId, 3)).toEqual(['text']);
+    const [deferred] = await deliveriesOfDay(course, 2);
+    expect(deferred).toMatchObject({
+      status: 'scheduled',
+      failure_code: 'rate_limited',
+      next_attempt_at: new Date(Date.parse(DAY2) + PAIR_RATE_RETRY_MS).toISOString(),
+    });
+
+    // Not before its time; then the question alone, and the text reached the learner once.
+    expect(await tickAt(minutesAfter(DAY2, 0.5))).toMatchObject({ sent: 0, deferred: 0 });
+    expect(await tickAt(minutesAfter(DAY2, 2))).toMatchObject({ sent: 1, failed: 0 });
     expect(typesTo(fake, waId, 3)).toEqual(['text', 'interactive']);
+    expect(textsTo(waId, 3)).toHaveLength(1);
+    const [sent] = await deliveriesOfDay(course, 2);
+    const ids = fake.messages.filter((message) => message.to === waId).slice(3);
+    expect(sent).toMatchObject({ status: 'sent', failure_code: null });
+    expect(sent!.provider_message_id).toBe(ids.map((message) => message.id).join(','));
+    expect(fake.refused.map((item) => item.problems)).toEqual([['131056']]);
+    fake.refused.length = 0;
+  });
+
+  it('a question that fails past the inline retries fails the lesson; Resend sends only the question', async () => {
+    const waId = '393333330006';
+    const course = await startedLearner(waId);
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      fake.failNext(131000, (json) => json.to === waId && json.type === 'interactive');
+    }
+    const noWait = { sleep: async () => {} };
+    expect(await tickAt(DAY2, noWait)).toMatchObject({ sent: 0, failed: 1 });
+    expect(typesTo(fake, waId, 3)).toEqual(['text']);
+    const [failed] = await deliveriesOfDay(course, 2);
+    expect(failed).toMatchObject({ status: 'failed', failure_code: 'provider_unavailable' });
+
+    const resent = await call(app, {
+      method: 'POST',
+      url: `${world.base}/${course}/resend`,
+      headers: await authHeaders(app, world),
+      payload: { lessons: [failed!.uuid] },
+    });
+    expect(resent.json.data).toEqual({ lessons: 1, invitations: 0 });
+    expect(await tickAt(minutesAfter(DAY2, 5), noWait)).toMatchObject({ sent: 1, failed: 0 });
+    expect(typesTo(fake, waId, 3)).toEqual(['text', 'interactive']);
+    expect(textsTo(waId, 3)).toHaveLength(1);
+    expect((await deliveriesOfDay(course, 2)).map((row) => row.status)).toEqual(['sent']);
+    fake.refused.length = 0;
   });
 
   it('a window closed on WhatsApp though our record says open (131047) sends the template, and Start brings the lesson', async () => {

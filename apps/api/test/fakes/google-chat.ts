@@ -12,7 +12,8 @@ import { listen, sendJson } from './http.ts';
 //   GET /v1/spaces:findDirectMessage and POST /v1/{space}/messages (spaces.messages.create:
 //   text ≤ 4 096 characters, cardsV2 structure, 32 000 bytes), all with app authentication;
 // - the interaction events Chat posts (ADDED_TO_SPACE, MESSAGE, CARD_CLICKED,
-//   REMOVED_FROM_SPACE), in the classic format or as an add-on posts them, signed for either
+//   REMOVED_FROM_SPACE), in the classic format or as an add-on posts them (a click only on a
+//   button whose action function is the endpoint URL), signed for either
 //   authentication audience: a JWT from chat@system.gserviceaccount.com for the project number
 //   (keys at /jwks), or a Google OIDC ID token for the endpoint URL (keys at /oidc/certs).
 
@@ -383,6 +384,13 @@ export const startFakeGoogleChat = async ({
         const sections = message.cardsV2[0].card.sections as any[];
         const buttons = sections.at(-1).widgets[0].buttonList.buttons as any[];
         const action = buttons[index].onClick.action;
+        // An app built as a Workspace add-on has no named functions: a card action's `function`
+        // is the URL of the HTTP endpoint the click is posted to, and the action is told apart
+        // by its parameters (https://developers.google.com/workspace/add-ons/chat/dialogs,
+        // `function: FUNCTION_URL`); with anything else the click reaches nobody.
+        if (options.format === 'add-on' && !/^https:\/\//.test(String(action.function))) {
+          throw new Error(`add-on card action function is not an endpoint URL: ${action.function}`);
+        }
         return signed(
           {
             type: 'CARD_CLICKED',

@@ -19,7 +19,8 @@ import { listen, sendJson } from './http.ts';
 // - what Teams posts to the bot, signed as the Bot Connector signs it (RS256, issuer
 //   https://api.botframework.com, audience the app id, `serviceurl` claim, kid of the key):
 //   conversationUpdate (personal install, or a member added to a team whose channel has the
-//   app), installationUpdate (add / remove), a personal message, a card submit — shaped as the
+//   app), installationUpdate (add / remove), a personal message, a card submit, a read receipt
+//   (conversation-messages, "Read receipts") — shaped as the
 //   JSON examples of
 //   https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/conversations/subscribe-to-conversation-events;
 // - throttling and failures as
@@ -57,6 +58,7 @@ export const startFakeTeams = async ({
   const users = new Map<string, User>();
   const conversations = new Map<string, Conversation>();
   const activities: TeamsActivitySent[] = [];
+  let lastMessageId = 0;
   const refused: string[][] = [];
   /** The tenant of each token request (the path's first segment). */
   const tokenTenants: string[] = [];
@@ -158,7 +160,14 @@ export const startFakeTeams = async ({
           error: { code: 'BadSyntax', message: problems.join('; ') },
         });
       }
-      const sent = { id: randomUUID(), conversationId, attachments: json.attachments ?? [] };
+      // A Teams message id is the epoch milliseconds of the message, a number in a string (read
+      // receipts compare them as numbers: ReadReceiptInfo.IsMessageRead).
+      lastMessageId = Math.max(lastMessageId + 1, Date.now());
+      const sent = {
+        id: String(lastMessageId),
+        conversationId,
+        attachments: json.attachments ?? [],
+      };
       activities.push(sent);
       return sendJson(response, 201, { id: sent.id });
     }
@@ -348,6 +357,24 @@ export const startFakeTeams = async ({
       return signed(
         { ...envelope('installationUpdate', user, member.conversationId), action },
         { now },
+      );
+    },
+    /**
+     * `member` has read the bot's messages up to `sent` in their personal chat: the read receipt
+     * event Teams posts to an app with the RSC permission ChatMessageReadReceipt.Read.Chat
+     * (https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/conversations/conversation-messages,
+     * "Read receipts"; only in personal chats).
+     */
+    readReceipt: (member: TeamsMember, sent: TeamsActivitySent, options: SignOptions) => {
+      const conversation = conversations.get(member.conversationId);
+      if (conversation?.type !== 'personal') throw new Error('read receipts: personal chats only');
+      return signed(
+        {
+          ...envelope('event', users.get(member.id)!, member.conversationId),
+          name: 'application/vnd.microsoft.readReceipt',
+          value: { lastReadMessageId: sent.id },
+        },
+        options,
       );
     },
     /** `member` writes `text` to the bot in their personal chat. */

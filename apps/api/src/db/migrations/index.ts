@@ -18,6 +18,7 @@ import * as deliveryOutcomes from './0025_delivery_outcomes.ts';
 import * as channelMessages from './0026_channel_messages.ts';
 import * as teamsReferences from './0027_teams_references.ts';
 import * as connectionKeyUnique from './0028_connection_key_unique.ts';
+import * as deliveryPartsAndChatUsers from './0032_delivery_parts_and_chat_users.ts';
 import * as dueLessonsOrder from './0033_due_lessons_order.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   '0026_channel_messages': channelMessages,
   '0027_teams_references': teamsReferences,
   '0028_connection_key_unique': connectionKeyUnique,
+  '0032_delivery_parts_and_chat_users': deliveryPartsAndChatUsers,
   '0033_due_lessons_order': dueLessonsOrder,
 };

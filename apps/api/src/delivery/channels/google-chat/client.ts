@@ -2,9 +2,11 @@ import { MESSAGES } from '@ccp/schemas';
 import type { TGoogleChatAudience } from '@ccp/schemas';
 import { SignJWT, importPKCS8 } from 'jose';
 
+import type { Db } from '../../../db/index.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connector } from '../../connector.ts';
 import { renderGoogleChat } from './render.ts';
+import { chatUserByEmail } from './users.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
 import type { Connection, ErrorVerdict } from '../../message.ts';
 
@@ -77,6 +79,18 @@ export const audienceOfConnection = (connection: Connection): TGoogleChatAudienc
 /** The connection's own HTTP endpoint URL, which the Chat app is configured to post to. */
 export const chatEndpointUrl = (publicUrl: string, connectionUuid: string) =>
   `${publicUrl}/api/v1/webhooks/google-chat/${connectionUuid}`;
+
+/**
+ * Where the connection's Chat app posts its events, as a card button's action function names
+ * it (render.ts): the connection's own URL for the endpoint URL audience, the URL every company
+ * shares for the project number; null on a server without a public address.
+ */
+export const chatFunctionUrl = (publicUrl: string | null | undefined, connection: Connection) =>
+  !publicUrl
+    ? null
+    : audienceOfConnection(connection) === 'endpoint_url'
+      ? chatEndpointUrl(publicUrl, connection.uuid)
+      : `${publicUrl}/api/v1/webhooks/google-chat`;
 
 /** The learner never added the app (no DM space known or found): nothing to send to. */
 export class ChatAppNotAddedError extends Error {
@@ -152,13 +166,16 @@ export const chatAppSeesSpace = async (
 export const createGoogleChatConnector = (
   settings: ChannelSettings['googleChat'],
   tokenOf = createGoogleTokenSource(settings),
+  db?: Db,
 ): Connector => ({
   channel: 'google-chat',
   ratePerSecond: GOOGLE_CHAT_MESSAGES_PER_SECOND,
   // Nothing to look up by e-mail with app authentication: a learner is known once an event of
-  // theirs (the app added, a message) was saved as their identity.
-  resolveIdentity: async () => {
-    throw new ChatAppNotAddedError();
+  // theirs (the app added, a message) was kept, before or after they were imported.
+  resolveIdentity: async (connection, learner) => {
+    const known = db ? await chatUserByEmail(db, connection.companyUuid, learner.address) : null;
+    if (!known) throw new ChatAppNotAddedError();
+    return known;
   },
   send: async (connection, identity, message) => {
     const token = await tokenOf(connection);
@@ -169,7 +186,9 @@ export const createGoogleChatConnector = (
         ? await findDirectMessage(settings, token, identity.providerUserId)
         : null);
     if (!space) throw new ChatAppNotAddedError();
-    const payload = renderGoogleChat(message);
+    const payload = renderGoogleChat(message, {
+      functionUrl: chatFunctionUrl(settings.publicUrl, connection),
+    });
     const sent = await callJson<{ name: string }>({
       method: 'POST',
       url: `${settings.apiUrl}/v1/${space}/messages`,

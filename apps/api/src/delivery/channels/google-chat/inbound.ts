@@ -3,11 +3,12 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import { connectionsOfChannel, findConnectionByKey, proveProviderKey } from '../../connections.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
-import { forgetConversation, saveIdentity } from '../../identities.ts';
+import { forgetConversation } from '../../identities.ts';
 import { applyInbound, applyReply, parseAction } from '../../inbound.ts';
 import type { InboundResult } from '../../inbound.ts';
 import { audienceOfConnection, chatAppSeesSpace, chatEndpointUrl } from './client.ts';
 import type { Connection } from '../../message.ts';
+import { forgetChatSpace, keepChatUser } from './users.ts';
 
 // Google Chat interaction events (https://developers.google.com/workspace/chat/api/reference/rest/v1/Event),
 // in the classic format or as a Chat app built as a Google Workspace add-on posts them
@@ -19,8 +20,9 @@ import type { Connection } from '../../message.ts';
 //   number, signed by a key of Chat's JWKS (CCP_GOOGLE_CHAT_JWKS_URL);
 // - "HTTP endpoint URL": a Google OIDC ID token (issuer accounts.google.com, Google's OIDC keys,
 //   CCP_GOOGLE_OIDC_JWKS_URL), audience the endpoint URL, `email` Chat's service account.
-// An event in a learner's DM (the app added, a message, a click) teaches their Chat user id and
-// DM space, matched by the e-mail Chat gives within the company; that is where lessons go.
+// An event in a user's DM (the app added, a message, a click) teaches their Chat user id and DM
+// space, kept by the e-mail Chat gives within the company (users.ts), whether or not a learner
+// has that e-mail yet; that is where lessons go.
 
 export const CHAT_ISSUER = 'chat@system.gserviceaccount.com';
 const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
@@ -283,7 +285,10 @@ export const proveProjectNumber = async (
 /** `installed`: the app was added to a learner's DM; `removed`: taken out of one. */
 export type ChatEventResult = InboundResult | 'installed' | 'removed';
 
-/** A DM event's user and space saved as the learner's identity (matched by e-mail). */
+/**
+ * A DM event's user and space, kept for the company (users.ts) and saved as the identity of the
+ * learner with their e-mail, if there is one yet. Answers whether the user was kept.
+ */
 const learnIdentity = async (
   deps: DeliveryDeps,
   connection: Connection,
@@ -291,24 +296,12 @@ const learnIdentity = async (
 ): Promise<boolean> => {
   // With app authentication Chat names a user `users/{numeric id}`.
   if (!event.space.dm || !event.user.email || !/^users\/\d+$/.test(event.user.name)) return false;
-  const learner = await deps.db
-    .selectFrom('learners')
-    .select(['uuid', 'email'])
-    .where('company_uuid', '=', connection.companyUuid)
-    .where('email', '=', event.user.email.toLowerCase())
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!learner?.email) return false;
-  await saveIdentity(
-    deps,
-    {
-      companyUuid: connection.companyUuid,
-      learnerUuid: learner.uuid,
-      channel: 'google-chat',
-      address: learner.email,
-    },
-    { providerUserId: event.user.name, conversationId: event.space.name, lastInboundAt: null },
-  );
+  await keepChatUser(deps, {
+    companyUuid: connection.companyUuid,
+    userName: event.user.name,
+    email: event.user.email,
+    space: event.space.name,
+  });
   return true;
 };
 
@@ -318,6 +311,7 @@ export const handleChatEvent = async (
   event: ChatEvent,
 ): Promise<ChatEventResult> => {
   if (event.type === 'REMOVED_FROM_SPACE') {
+    await forgetChatSpace(deps, connection.companyUuid, event.user.name, event.space.name);
     const forgot = await forgetConversation(deps, {
       companyUuid: connection.companyUuid,
       channel: 'google-chat',

@@ -14,7 +14,9 @@ export const googleChat: ChannelModule = {
   key: 'google-chat',
   contact: CHANNEL_CONTACT['google-chat'],
   connectionFields: CONNECTION_FIELDS['google-chat'],
-  createConnector: (settings) => createGoogleChatConnector(settings.googleChat),
+  // The connector finds a learner among the Chat users its webhook kept (users.ts).
+  createConnector: (settings, { db }) =>
+    createGoogleChatConnector(settings.googleChat, undefined, db),
   render: renderGoogleChat,
   textStyle: CHAT_HTML,
   // Nothing splits a Chat message: one over the size is said before the course starts.

@@ -5,6 +5,14 @@ import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 // Google Chat: one message with a card (cardsV2) in the learner's DM space. The lesson's HTML
 // becomes Chat's HTML subset; the answers are buttons whose action carries the delivery and the
 // answer's index (Chat wraps long button texts); an open question asks for a reply message.
+//
+// A button's action names what it does in its parameters (`type`: answered, opted_in, declined),
+// and its `function` is the HTTP endpoint URL the click is posted to: a Chat app built as a Google
+// Workspace add-on runs no named function, its card actions give the endpoint's URL and tell
+// actions apart by their parameters (https://developers.google.com/workspace/add-ons/chat/dialogs,
+// `function: FUNCTION_URL` with an `actionName` parameter; Google's sample
+// googleworkspace/add-ons-samples node/chat/contact-form-app). A classic Chat app passes the
+// function on untouched (`common.invokedFunction`), so the URL serves both formats.
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -21,17 +29,26 @@ export const CHAT_HTML: TextStyle = {
 /** What one Chat message may weigh (bytes of its JSON). */
 export const GOOGLE_CHAT_MESSAGE_BYTES = 32_000;
 
-/** The cardsV2 message a lesson, reminder or invitation is posted as. */
-export const renderGoogleChat = (message: ChannelMessage): RenderedPayload => {
+/**
+ * The cardsV2 message a lesson, reminder or invitation is posted as; `functionUrl` is the
+ * endpoint Chat posts the connection's events to (absent, as in a preview: the action's name).
+ */
+export const renderGoogleChat = (
+  message: ChannelMessage,
+  { functionUrl }: { functionUrl?: string | null } = {},
+): RenderedPayload => {
   const texts = learnerTexts(message.language);
   const { lesson } = message;
   const paragraph = (text: string) => ({ textParagraph: { text } });
-  const action = (text: string, fn: string, parameters: Record<string, string>) => ({
+  const action = (text: string, type: string, parameters: Record<string, string>) => ({
     text,
     onClick: {
       action: {
-        function: fn,
-        parameters: Object.entries(parameters).map(([key, value]) => ({ key, value })),
+        function: functionUrl ?? type,
+        parameters: Object.entries({ type, ...parameters }).map(([key, value]) => ({
+          key,
+          value,
+        })),
       },
     },
   });

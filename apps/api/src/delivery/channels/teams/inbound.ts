@@ -4,6 +4,7 @@ import type { JWK } from 'jose';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { learnerOfProviderUser } from '../../identities.ts';
+import { applyChannelEvents } from '../../events.ts';
 import { applyInbound, applyReply, parseAction } from '../../inbound.ts';
 import type { InboundResult } from '../../inbound.ts';
 import { callJson } from '../http.ts';
@@ -82,6 +83,9 @@ export type TeamsAccount = { id: string; aadObjectId?: string };
 export type TeamsActivity = {
   type: string;
   id: string;
+  /** An event activity's name (application/vnd.microsoft.readReceipt). */
+  name?: string;
+  timestamp?: string;
   channelId?: string;
   serviceUrl: string;
   from: TeamsAccount;
@@ -226,6 +230,64 @@ const keepWriter = async (
   }
 };
 
+/** The event Teams posts when a user read the bot's messages in their personal chat. */
+export const TEAMS_READ_RECEIPT = 'application/vnd.microsoft.readReceipt';
+
+/** A Teams message id (the epoch milliseconds of the message) as a number; null if it is none. */
+const messageNumber = (id: string | null | undefined) =>
+  id && /^\d{1,19}$/.test(id) ? BigInt(id) : null;
+
+/**
+ * A read receipt: the user read every message of the bot up to `lastReadMessageId` in their
+ * personal chat (Teams sends it there only, to an app whose manifest asks for the RSC permission
+ * ChatMessageReadReceipt.Read.Chat, and only while the user's read receipts are on:
+ * https://learn.microsoft.com/en-us/microsoftteams/platform/bots/how-to/conversations/conversation-messages,
+ * "Read receipts"). A message was read when its id is at most that one, compared as numbers
+ * (ReadReceiptInfo.IsMessageRead,
+ * https://learn.microsoft.com/en-us/dotnet/api/microsoft.bot.schema.teams.readreceiptinfo.ismessageread).
+ * Each of the learner's sent lessons not yet read becomes read (and delivered) at the receipt.
+ */
+const recordReadReceipt = async (
+  deps: Deps,
+  connection: Connection,
+  activity: TeamsActivity,
+): Promise<InboundResult> => {
+  const lastRead = messageNumber(
+    (activity.value as { lastReadMessageId?: string } | undefined)?.lastReadMessageId,
+  );
+  const { companyUuid } = connection;
+  const learner = await learnerOfProviderUser(deps, companyUuid, 'ms-teams', activity.from.id);
+  if (lastRead === null || !learner) return 'ignored';
+  const unread = await deps.db
+    .selectFrom('lesson_deliveries')
+    .select(['uuid', 'provider_message_id'])
+    .where('company_uuid', '=', companyUuid)
+    .where('learner_uuid', '=', learner)
+    .where('channel', '=', 'ms-teams')
+    .where('status', '=', 'sent')
+    .where('read_at', 'is', null)
+    .execute();
+  const read = unread.filter((row) => {
+    const sent = messageNumber(row.provider_message_id);
+    return sent !== null && sent <= lastRead;
+  });
+  if (read.length === 0) return 'duplicate';
+  // When Teams says the receipt happened; never later than now (events.ts keeps times in order).
+  const at = deps.clock.now().getTime();
+  const stamped = Date.parse(activity.timestamp ?? '');
+  const occurredAt = new Date(Number.isFinite(stamped) ? Math.min(stamped, at) : at).toISOString();
+  const results = await applyChannelEvents(
+    deps,
+    { companyUuid, channel: 'ms-teams' },
+    read.map((row) => ({
+      type: 'read' as const,
+      delivery_uuid: row.uuid,
+      occurred_at: occurredAt,
+    })),
+  );
+  return results.some((result) => result.status === 'recorded') ? 'recorded' : 'duplicate';
+};
+
 export const handleTeamsActivity = async (
   deps: Deps,
   tokenOf: TokenOf,
@@ -247,6 +309,8 @@ export const handleTeamsActivity = async (
     }
     return 'ignored';
   }
+  if (activity.type === 'event' && activity.name === TEAMS_READ_RECEIPT)
+    return recordReadReceipt(deps, connection, activity);
   if (activity.type !== 'message') return 'ignored';
   await keepWriter(deps, tokenOf, connection, activity);
   const inbound = {

@@ -1,5 +1,7 @@
 import type { TDeliveryFailureReason } from '@ccp/schemas';
 
+import type { Db } from '../../../db/index.ts';
+import { acceptedParts, keepAcceptedPart } from '../../channel-messages.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import type { Connector } from '../../connector.ts';
@@ -12,7 +14,13 @@ import {
   renderWhatsAppSession,
   renderWhatsAppTemplate,
 } from './render.ts';
-import type { ChannelMessage, Connection, ErrorVerdict, RenderedPayload } from '../../message.ts';
+import type {
+  ChannelMessage,
+  Connection,
+  ErrorVerdict,
+  Identity,
+  RenderedPayload,
+} from '../../message.ts';
 
 // The WhatsApp Cloud API connector: plain fetch against the configured Graph base (with its
 // version, CCP_WHATSAPP_API_URL), the system user's access token as a Bearer, messages posted to
@@ -20,8 +28,10 @@ import type { ChannelMessage, Connection, ErrorVerdict, RenderedPayload } from '
 // the 24-hour window (the learner's last message, `last_inbound_at`) the lesson is sent; outside
 // it only an approved template goes, and the lesson waits (`pending`) for the learner's "Start";
 // an invitation goes with the invitation template (Join / Decline quick replies) when one is set.
-// A lesson is several messages (text parts, then the question), sent one by one: a retry goes on
-// from the part that failed, and each wamid is kept (channel_messages) for Meta's statuses.
+// A lesson is several messages (text parts, then the question), sent one by one: each wamid is
+// kept (channel_messages, by the part's index) the moment Meta takes it, so no later attempt of
+// the same send (a retry, a deferral, a Resend, a restart) repeats a part that went; Meta's
+// statuses find their lesson by it too.
 
 // Cloud API throughput is 80 messages a second per business phone number by default.
 export const WHATSAPP_MESSAGES_PER_SECOND = 80;
@@ -116,7 +126,11 @@ export const classifyWhatsAppError = (error: unknown): ErrorVerdict => {
   if (error instanceof ProviderHttpError) {
     const known = GRAPH_ERRORS[error.providerCode];
     if (known?.kind === 'rate_limited') {
-      return { ...known, retryAfterMs: retryAfterMs(error.retryAfter) };
+      const asked = retryAfterMs(error.retryAfter);
+      // No Retry-After on a pair rate: the wait Meta documents for that one user, not a stall.
+      if (asked === undefined && error.providerCode === '131056')
+        return { ...known, retryAfterMs: PAIR_RATE_RETRY_MS };
+      return { ...known, retryAfterMs: asked };
     }
     if (known) return known;
     // Meta: a 5xx is the platform's own trouble, to be tried again (error codes page, 131000, 2).
@@ -133,38 +147,96 @@ export const classifyWhatsAppError = (error: unknown): ErrorVerdict => {
   return classifyHttpError(error);
 };
 
-/** A send under way: what goes in order, what went, and what waits for the learner's window. */
-type SendState = {
-  parts: RenderedPayload[];
-  ids: string[];
-  pending?: RenderedPayload[];
-};
+/** One message of a send: its payload, its index among the lesson's parts, its wamid once taken. */
+type Part = { payload: RenderedPayload; part: number | null; id?: string };
+
+/** A send under way: what goes in order, and what waits for the learner's window. */
+type SendState = { parts: Part[]; pending?: RenderedPayload[] };
 
 const isTemplate = (payload: RenderedPayload | undefined) => payload?.type === 'template';
+
+/**
+ * Meta's pair rate is one message every 6 seconds to the same user, a burst (a lesson's parts)
+ * borrowing from the time after it; on 131056 it says to wait before writing to that user again,
+ * while other users can be written to at once, and to back off 4^X seconds
+ * (https://developers.facebook.com/docs/whatsapp/throughput, "Pair rate limits";
+ * https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes, 131056). A minute
+ * is 4^3 s rounded to the scheduler's tick, and pays back a ten-part burst: the one lesson waits
+ * (deferred, next_attempt_at) while everyone else's go on.
+ */
+export const PAIR_RATE_RETRY_MS = 60_000;
 
 export const createWhatsAppConnector = (
   settings: ChannelSettings['whatsapp'],
   clock: Clock,
+  db?: Db,
 ): Connector => {
   const inFlight = new WeakMap<ChannelMessage, SendState>();
   /**
    * Outside the window only an approved template may go: an invitation's own (Join / Decline
    * quick replies) when the connection names one, else the lesson template ("Start"), with the
-   * session messages waiting for the learner's reply.
+   * session messages not yet taken waiting for the learner's reply.
    */
   const outsideWindow = (
     message: ChannelMessage,
     connection: Connection,
-  ): Pick<SendState, 'parts' | 'pending'> => {
+    waiting: Part[],
+  ): SendState => {
     const invitationTemplate = connection.providerIds.invitation_template_name ?? '';
     if (message.kind === 'invitation' && invitationTemplate !== '') {
-      return { parts: [renderWhatsAppInvitationTemplate(message, invitationTemplate)] };
+      const payload = renderWhatsAppInvitationTemplate(message, invitationTemplate);
+      return { parts: [{ payload, part: null }] };
     }
     const template = renderWhatsAppTemplate(
       message,
       connection.providerIds.template_name ?? 'ccp_new_lesson',
     );
-    return { parts: [template], pending: renderWhatsAppSession(message) };
+    return {
+      parts: [{ payload: template, part: null }],
+      pending: waiting.map((item) => item.payload),
+    };
+  };
+  /**
+   * What this attempt sends: the lesson's parts, less those an earlier attempt of the same send
+   * had taken (kept in channel_messages as they went), inside the window or after the template.
+   */
+  const plan = async (
+    connection: Connection,
+    identity: Identity,
+    message: ChannelMessage,
+  ): Promise<SendState> => {
+    const taken =
+      db && message.deliveryUuid !== null
+        ? await acceptedParts(db, 'whatsapp', message.deliveryUuid, message.kind)
+        : new Map<number, string>();
+    const session: Part[] = renderWhatsAppSession(message).map((payload, part) => ({
+      payload,
+      part,
+      ...(taken.has(part) ? { id: taken.get(part) } : {}),
+    }));
+    const waiting = session.filter((item) => item.id === undefined);
+    if (waiting.length === 0 || windowOpen(identity.lastInboundAt, clock.now())) {
+      return { parts: session };
+    }
+    const notice = outsideWindow(message, connection, waiting);
+    return {
+      ...notice,
+      parts: [...session.filter((item) => item.id !== undefined), ...notice.parts],
+    };
+  };
+  /** Keeps a part the moment Meta took it: a later attempt of its send skips it. */
+  const keep = async (message: ChannelMessage, item: Part) => {
+    if (!db || item.part === null || !item.id) return;
+    try {
+      await keepAcceptedPart({ db, clock }, message, {
+        providerMessageId: item.id,
+        template: false,
+        part: item.part,
+      });
+    } catch {
+      // The part went: losing its note costs only its repetition if this send fails later, and
+      // the send's own finish writes it again.
+    }
   };
   return {
     channel: 'whatsapp',
@@ -176,39 +248,42 @@ export const createWhatsAppConnector = (
       lastInboundAt: null,
     }),
     send: async (connection, identity, message) => {
-      // A retry of the same message (sendWithRetries) resumes where the failed part stopped, so a
-      // part that went (the lesson's text) is never sent twice.
+      // A retry of the same message (sendWithRetries) resumes where the failed part stopped; a
+      // later attempt (a deferral, a Resend, a restart) reads what went from channel_messages.
       let state = inFlight.get(message);
       if (!state) {
-        state = windowOpen(identity.lastInboundAt, clock.now())
-          ? { parts: renderWhatsAppSession(message), ids: [] }
-          : { ids: [], ...outsideWindow(message, connection) };
+        state = await plan(connection, identity, message);
         inFlight.set(message, state);
       }
-      while (state.ids.length < state.parts.length) {
-        const index = state.ids.length;
-        const part = state.parts[index]!;
+      for (let index = 0; index < state.parts.length; index += 1) {
+        const item = state.parts[index]!;
+        if (item.id !== undefined) continue;
         try {
-          state.ids.push(await sendWhatsAppMessage(settings, connection, part));
+          item.id = await sendWhatsAppMessage(settings, connection, item.payload);
+          await keep(message, item);
         } catch (error) {
           // 131047: our record of the learner's last message was wrong (or the window closed
           // meanwhile). The rest waits for their reply and the template goes instead.
-          if (isTemplate(part) || classifyWhatsAppError(error).kind !== 'window_closed')
+          if (isTemplate(item.payload) || classifyWhatsAppError(error).kind !== 'window_closed')
             throw error;
-          const notice = outsideWindow(message, connection);
-          state.pending = notice.pending ? state.parts.slice(index) : undefined;
+          const waiting = state.parts.slice(index).filter((rest) => rest.id === undefined);
+          const notice = outsideWindow(message, connection, waiting);
+          state.pending = notice.pending;
           state.parts = [...state.parts.slice(0, index), ...notice.parts];
+          index -= 1;
         }
       }
       inFlight.delete(message);
-      const { ids, parts, pending } = state;
+      const { parts, pending } = state;
+      const ids = parts.map((item) => item.id ?? '');
       return {
         providerMessageId: ids.join(','),
-        payload: asOnePayload(parts),
+        payload: asOnePayload(parts.map((item) => item.payload)),
         ...(pending && pending.length > 0 ? { pending } : {}),
-        accepted: ids.map((id, index) => ({
-          providerMessageId: id,
-          template: isTemplate(parts[index]),
+        accepted: parts.map((item) => ({
+          providerMessageId: item.id ?? '',
+          template: isTemplate(item.payload),
+          ...(item.part !== null ? { part: item.part } : {}),
         })),
       };
     },

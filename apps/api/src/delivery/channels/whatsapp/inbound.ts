@@ -6,7 +6,11 @@ import { writeRecords } from '../../../db/prepared.ts';
 import { t } from '../../../i18n/texts.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
-import { channelMessageRecords, findChannelMessage } from '../../channel-messages.ts';
+import {
+  channelMessageRecords,
+  findChannelMessage,
+  forgetUndeliveredPart,
+} from '../../channel-messages.ts';
 import type { DeliveryDeps } from '../../enrolment.ts';
 import { applyChannelEvents } from '../../events.ts';
 import { failureReasonOf } from '../../failure-reasons.ts';
@@ -502,6 +506,8 @@ export const handleWhatsAppStatus = async (
   const at =
     Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000).toISOString() : nowIso;
   if (status.status === 'failed') {
+    // It never reached the learner: a Resend of its lesson sends that part again.
+    await forgetUndeliveredPart(deps.db, 'whatsapp', status.id);
     return recordFailedStatus(deps, sent, whatsappErrorCode(status.errorCode ?? undefined), nowIso);
   }
   const receipt = status.status === 'delivered' || status.status === 'read';

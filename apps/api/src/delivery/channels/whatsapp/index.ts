@@ -21,7 +21,9 @@ export const whatsapp: ChannelModule = {
   key: 'whatsapp',
   contact: CHANNEL_CONTACT.whatsapp,
   connectionFields: CONNECTION_FIELDS.whatsapp,
-  createConnector: (settings, { clock }) => createWhatsAppConnector(settings.whatsapp, clock),
+  // The connector keeps each part of a lesson as it goes (channel_messages), so it needs the database.
+  createConnector: (settings, { clock, db }) =>
+    createWhatsAppConnector(settings.whatsapp, clock, db),
   render: renderWhatsApp,
   textStyle: WHATSAPP,
   previewIssues: ({ answers }, payload) => {

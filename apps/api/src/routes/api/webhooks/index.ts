@@ -6,7 +6,8 @@ import type { WebhookEndpoint, WebhookRequest } from '../../../delivery/channels
 // The providers' webhooks, one handler for all: each channel module at its path
 // (/api/v1/webhooks/<webhookPath>) receives the raw body (signatures are over the exact bytes)
 // and the headers, verifies them the way its provider signs before anything is read, and answers
-// 401 with nothing changed for an unsigned, wrongly signed or stale request. The paths stay the
+// 401 with nothing changed for an unsigned, wrongly signed or stale request (Teams: 403, as the Bot
+// Connector's authentication page asks, teams/webhook.ts). The paths stay the
 // ones providers were given; each is its own route, so the API document names every one.
 
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
