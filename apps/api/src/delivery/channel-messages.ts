@@ -115,6 +115,20 @@ export const keepAcceptedPart = async (
   if (query) await deps.db.executeQuery(query);
 };
 
+// Read before every WhatsApp send (is a part of it already there?): prepared once.
+const selectAcceptedParts = preparedQuery<
+  [deliveryUuid: string, channel: TChannelKey, kind: string],
+  { part: number | null; provider_message_id: string }
+>(3, (db, deliveryUuid, channel, kind) =>
+  db
+    .selectFrom('channel_messages')
+    .select(['part', 'provider_message_id'])
+    .where('delivery_uuid', '=', deliveryUuid)
+    .where('channel', '=', channel)
+    .where('kind', '=', kind)
+    .where('part', 'is not', null),
+);
+
 /** The parts of a lesson send (or its reminder) the provider took already, by index. */
 export const acceptedParts = async (
   db: Db,
@@ -122,14 +136,7 @@ export const acceptedParts = async (
   deliveryUuid: string,
   kind: string,
 ): Promise<Map<number, string>> => {
-  const rows = await db
-    .selectFrom('channel_messages')
-    .select(['part', 'provider_message_id'])
-    .where('delivery_uuid', '=', deliveryUuid)
-    .where('channel', '=', channel)
-    .where('kind', '=', kind)
-    .where('part', 'is not', null)
-    .execute();
+  const { rows } = await selectAcceptedParts.run(db, deliveryUuid, channel, kind);
   return new Map(rows.map((row) => [Number(row.part), row.provider_message_id]));
 };
 

@@ -260,7 +260,8 @@ export const createWhatsAppConnector = (
         if (item.id !== undefined) continue;
         try {
           item.id = await sendWhatsAppMessage(settings, connection, item.payload);
-          await keep(message, item);
+          // The last part is kept by the send's finish, in the scheduler's transaction.
+          if (index < state.parts.length - 1) await keep(message, item);
         } catch (error) {
           // 131047: our record of the learner's last message was wrong (or the window closed
           // meanwhile). The rest waits for their reply and the template goes instead.
