@@ -17,6 +17,7 @@ import { hasConnections, MissingSecretsKeyError } from './delivery/connections.t
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
+import { createDeliveryWake } from './delivery/wake.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
 import { rejectNulCharacters } from './lib/nul.ts';
@@ -195,6 +196,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('publicUrl', (options.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, ''));
   app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
   app.decorate('metrics', createMetrics());
+  app.decorate('deliveryWake', createDeliveryWake());
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());
   app.decorate(
     'secretBox',

@@ -1,3 +1,4 @@
+import type { DeliveryWake } from './delivery/wake.ts';
 import type { ChannelSettings } from './delivery/channel-settings.ts';
 import type { SecretBox } from './lib/secrets.ts';
 import type { TApiTokenScope } from '@ccp/schemas';
@@ -56,6 +57,8 @@ declare module 'fastify' {
     secretBox: SecretBox | null;
     /** Where each chat provider's API lives (fakes in tests). */
     channelSettings: ChannelSettings;
+    /** Nudges the running scheduler (delivery/wake.ts): an answer's feedback goes at once. */
+    deliveryWake: DeliveryWake;
   }
   interface FastifyRequest {
     /** Set by the auth hook; routes with `config.auth: false` have none. */

@@ -390,6 +390,15 @@ export type LessonDeliveriesTable = {
   failure_detail?: string | null;
   /** A lesson refused for a while is not tried again before this (0025). */
   next_attempt_at?: Timestamp | null;
+  /** The answer chosen, by its index among the question's answers (0035). */
+  answer_index?: number | null;
+  /**
+   * The feedback on an answer (0035): pending | repeat (a later answer, told it no longer counts)
+   * | sending | sent | failed; null: nothing answered.
+   */
+  feedback_status?: string | null;
+  /** When the feedback was sent (or last tried). */
+  feedback_at?: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

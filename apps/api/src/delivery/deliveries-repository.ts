@@ -142,7 +142,7 @@ const REMINDING_COURSE_STATUSES = ['scheduled', 'active', 'delivered'];
  * What a due lesson and a reminder select of their delivery, course and learner, and where the
  * learner is on the channel (`i`, left-joined: a connector then need not look it up per send).
  */
-const MESSAGE_COLUMNS = [
+export const MESSAGE_COLUMNS = [
   'd.uuid',
   'd.company_uuid',
   'd.course_uuid',
@@ -213,7 +213,7 @@ type LearnerEvent = {
 };
 
 /** The send of a delivery joined with its course, learner and channel identity. */
-const lessonSends = (db: Db) =>
+export const lessonSends = (db: Db) =>
   db
     .selectFrom('lesson_deliveries as d')
     .innerJoin('courses as c', 'c.uuid', 'd.course_uuid')

@@ -5,8 +5,10 @@ import type { Db } from '../db/index.ts';
 import { AppError } from '../lib/app-error.ts';
 import type { DeliveryDeps } from './enrolment.ts';
 import { applyChannelEvents } from './events.ts';
+import { feedbackRepository } from './feedback-repository.ts';
 import { learnerOfProviderUser, touchInbound } from './identities.ts';
 import { OPEN_ANSWER_MAX } from './render-common.ts';
+import type { DeliveryWake } from './wake.ts';
 
 // A learner's tap or reply, once a webhook verified it came from the provider: who tapped is
 // checked against the lesson's learner, the answer's index is judged against the lesson's own
@@ -27,6 +29,9 @@ export type Inbound = {
   providerMessageId: string;
   action: InboundAction;
 };
+
+/** What applying a learner's action needs; the wake, where a scheduler runs, sends feedback at once. */
+export type InboundDeps = DeliveryDeps & { deliveryWake?: DeliveryWake };
 
 /** `ignored`: nothing of ours to record (a choice without an answer, a message answering nothing). */
 export type InboundResult = 'recorded' | 'duplicate' | 'ignored';
@@ -117,7 +122,7 @@ const judge = async (
   deps: DeliveryDeps,
   deliveryUuid: string,
   action: Extract<InboundAction, { type: 'answered' }>,
-): Promise<{ correct: boolean; text?: string } | null> => {
+): Promise<{ correct: boolean; text?: string; index?: number } | null> => {
   const row = await withLesson(deps.db)
     .select('lessons.assessment')
     .where('d.uuid', '=', deliveryUuid)
@@ -127,7 +132,7 @@ const judge = async (
   if (!assessment) return { correct: true };
   if (assessment.type !== 'open_answer') {
     const chosen = action.answer === undefined ? undefined : assessment.answers[action.answer];
-    return chosen ? { correct: chosen.correct, text: chosen.text } : null;
+    return chosen ? { correct: chosen.correct, text: chosen.text, index: action.answer } : null;
   }
   // An open answer counts as answered; whether it is right is the trainer's call (spec §9).
   return action.text === undefined ? null : { correct: true, text: action.text };
@@ -197,10 +202,7 @@ export const claimInbound = async (
 };
 
 /** Applies a verified inbound action; throws 403 when someone else than the learner acted. */
-export const applyInbound = async (
-  deps: DeliveryDeps,
-  inbound: Inbound,
-): Promise<InboundResult> => {
+export const applyInbound = async (deps: InboundDeps, inbound: Inbound): Promise<InboundResult> => {
   const actor = await learnerOfProviderUser(
     deps,
     inbound.companyUuid,
@@ -212,10 +214,18 @@ export const applyInbound = async (
   const nowIso = deps.clock.now().toISOString();
   const { action } = inbound;
   let event: TChannelEvent;
+  let chosen: number | undefined;
   if (action.type === 'answered') {
     const answer = await judge(deps, action.delivery_uuid, action);
     if (!answer) return 'ignored';
-    event = { type: 'answered', delivery_uuid: action.delivery_uuid, answer, occurred_at: nowIso };
+    const { index, ...judged } = answer;
+    chosen = index;
+    event = {
+      type: 'answered',
+      delivery_uuid: action.delivery_uuid,
+      answer: judged,
+      occurred_at: nowIso,
+    };
   } else {
     event = {
       type: action.type,
@@ -232,7 +242,17 @@ export const applyInbound = async (
       { companyUuid: inbound.companyUuid, channel: inbound.channel },
       [event],
     );
-    return result?.status ?? 'duplicate';
+    const status = result?.status ?? 'duplicate';
+    // The learner hears back: the answer's feedback, or that a second answer no longer counts.
+    if (action.type === 'answered') {
+      await feedbackRepository.queue(deps.db, action.delivery_uuid, {
+        first: status === 'recorded',
+        answerIndex: chosen ?? null,
+        at: nowIso,
+      });
+      deps.deliveryWake?.notify();
+    }
+    return status;
   } catch (error) {
     // Not applied: forget the id, so the provider's retry is not taken for a duplicate.
     await deps.db
@@ -249,7 +269,7 @@ export const applyInbound = async (
  * applied like a tap; otherwise it only counts as the learner writing (WhatsApp's window).
  */
 export const applyReply = async (
-  deps: DeliveryDeps,
+  deps: InboundDeps,
   reply: Omit<Inbound, 'action'> & { text: string; exclude?: string[] },
 ): Promise<InboundResult> => {
   const { text, exclude, ...inbound } = reply;

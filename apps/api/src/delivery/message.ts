@@ -11,7 +11,19 @@ import type {
 // failure means. Types only, importing nothing of delivery/: renderers, connectors, webhooks and
 // the scheduler all stand on this file, so none of them needs another to name what it passes on.
 
-export type MessageKind = 'lesson' | 'reminder' | 'invitation';
+export type MessageKind = 'lesson' | 'reminder' | 'invitation' | 'feedback';
+
+/** How the learner did over the course, told with the feedback on its last lesson. */
+export type Completion = { answered: number; right: number };
+
+/**
+ * What an answer is told (issue 28): right or wrong (null: an open answer, nobody's call yet)
+ * with the chosen answer's response, or the thank-you message; or that a later answer no longer
+ * counts. On the course's last lesson it closes with the learner's completion.
+ */
+export type Feedback =
+  | { kind: 'answer'; correct: boolean | null; text: string; completion: Completion | null }
+  | { kind: 'already_answered' };
 
 export type LessonContent = {
   day: number;
@@ -49,6 +61,8 @@ export type ChannelMessage = {
   lesson: LessonContent | null;
   /** Number of lesson days of the course ("Day 2 of 5"). */
   totalDays: number;
+  /** A feedback message's content. */
+  feedback?: Feedback;
 };
 
 /** A channel's payload: JSON the channel's API takes. */

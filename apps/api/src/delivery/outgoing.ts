@@ -7,7 +7,15 @@ import type { ChannelAdapter } from './channels.ts';
 import type { InvitationRow, LessonSendRow } from './deliveries-repository.ts';
 import { lessonLanguage, loadCoursePlan } from './enrolment.ts';
 import type { CoursePlan } from './enrolment.ts';
-import type { ChannelMessage, KnownIdentity, LessonContent } from './message.ts';
+import type { FeedbackRow } from './feedback-repository.ts';
+import type {
+  ChannelMessage,
+  Completion,
+  Feedback,
+  KnownIdentity,
+  LessonContent,
+} from './message.ts';
+import { learnerTexts } from './render-common.ts';
 
 // The messages the scheduler hands to a channel, built from the rows it claimed: the lesson, its
 // reminder and the opt-in invitation, with the course's plan and the lesson's texts read once a
@@ -108,9 +116,9 @@ const identityOf = (row: LessonSendRow): KnownIdentity | null =>
       }
     : null;
 
-/** A lesson and its reminder carry the same content; only the kind differs. */
+/** A lesson, its reminder and its feedback carry the same content; only the kind differs. */
 export const lessonMessage = (
-  kind: 'lesson' | 'reminder',
+  kind: 'lesson' | 'reminder' | 'feedback',
   adapter: ChannelAdapter,
   row: LessonSendRow,
   address: string,
@@ -158,3 +166,28 @@ export const invitationMessage = (
   lesson: null,
   totalDays: plan.days.length,
 });
+
+/**
+ * What an answer is told: a later answer that it no longer counts; else the chosen answer's
+ * response and whether it was right (a choice question), or the thank-you message (an open
+ * answer: the lesson's own, else the standard one).
+ */
+export const feedbackOf = (
+  row: FeedbackRow,
+  lesson: LessonContent | null,
+  completion: Completion | null,
+): Feedback => {
+  if (row.feedback_status === 'repeat') return { kind: 'already_answered' };
+  const assessment = lesson?.assessment ?? null;
+  const thankYou = assessment?.thank_you_message || learnerTexts(row.language as TLocale).thankYou;
+  if (!assessment || assessment.type === 'open_answer') {
+    return { kind: 'answer', correct: null, text: thankYou, completion };
+  }
+  const chosen = row.answer_index === null ? undefined : assessment.answers[row.answer_index];
+  return {
+    kind: 'answer',
+    correct: row.answer_correct === null ? null : row.answer_correct === 1,
+    text: chosen?.response ?? '',
+    completion,
+  };
+};

@@ -39,6 +39,11 @@ export type LearnerTexts = {
   invitationText: (firstName: string, course: string) => string;
   join: string;
   decline: string;
+  feedbackRight: string;
+  feedbackWrong: string;
+  thankYou: string;
+  alreadyAnswered: string;
+  completion: (course: string, right: number, answered: number) => string;
 };
 
 /** The words around a lesson in the learner's language (`server.channel.*` in locales/server). */
@@ -56,6 +61,12 @@ const textsFor = (lang: TLocale): LearnerTexts => ({
   invitationText: (name, course) => t(lang, 'server.channel.invitationText', { name, course }),
   join: t(lang, 'server.channel.join'),
   decline: t(lang, 'server.channel.decline'),
+  feedbackRight: t(lang, 'server.channel.feedbackRight'),
+  feedbackWrong: t(lang, 'server.channel.feedbackWrong'),
+  thankYou: t(lang, 'server.channel.thankYou'),
+  alreadyAnswered: t(lang, 'server.channel.alreadyAnswered'),
+  completion: (course, right, answered) =>
+    t(lang, 'server.channel.completion', { course, right, answered }),
 });
 
 const TEXTS: Record<TLocale, LearnerTexts> = {
@@ -208,5 +219,28 @@ export const summaryOf = (message: ChannelMessage): string => {
   const texts = learnerTexts(message.language);
   if (message.kind === 'invitation') return texts.invitationTitle(message.courseName);
   if (message.kind === 'reminder') return texts.reminderTitle;
+  if (message.kind === 'feedback') return feedbackLines(message)[0] ?? message.courseName;
   return `${message.lesson?.title ?? message.courseName} (${message.courseName})`;
+};
+
+/**
+ * A feedback message as plain lines, in the learner's language (each channel sets them in its own
+ * format): the verdict (right, not quite; none for an open answer), the response or thank-you
+ * text, and on the last lesson the completion.
+ */
+export const feedbackLines = (message: ChannelMessage): string[] => {
+  const texts = learnerTexts(message.language);
+  const feedback = message.feedback;
+  if (!feedback) return [];
+  if (feedback.kind === 'already_answered') return [texts.alreadyAnswered];
+  const verdict =
+    feedback.correct === null ? [] : [feedback.correct ? texts.feedbackRight : texts.feedbackWrong];
+  const { completion } = feedback;
+  return [
+    ...verdict,
+    feedback.text,
+    ...(completion
+      ? [texts.completion(message.courseName, completion.right, completion.answered)]
+      : []),
+  ].filter((line) => line !== '');
 };

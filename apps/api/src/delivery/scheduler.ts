@@ -22,7 +22,15 @@ import {
 } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, SendOutcome, Sleep } from './channels.ts';
 import type { ChannelMessage } from './message.ts';
-import { addressOf, createLookups, invitationMessage, lessonMessage } from './outgoing.ts';
+import { feedbackRepository } from './feedback-repository.ts';
+import type { FeedbackRow } from './feedback-repository.ts';
+import {
+  addressOf,
+  createLookups,
+  feedbackOf,
+  invitationMessage,
+  lessonMessage,
+} from './outgoing.ts';
 import type { Lookups } from './outgoing.ts';
 import { progressRepository } from './progress-repository.ts';
 
@@ -58,6 +66,8 @@ export type TickResult = {
   canceled: number;
   missed: number;
   reminders: number;
+  /** Answers told their feedback (or that a later answer no longer counts). */
+  feedback: number;
   activated: number;
   completed: number;
   delivered: number;
@@ -73,6 +83,7 @@ const NOTHING_DONE: TickResult = {
   canceled: 0,
   missed: 0,
   reminders: 0,
+  feedback: 0,
   activated: 0,
   completed: 0,
   delivered: 0,
@@ -393,6 +404,42 @@ const reminders = (ctx: TickContext, counts: TickResult): Drain<LessonSendRow> =
 };
 
 /**
+ * The feedback on each answer recorded (issue 28), as one more message of its lesson send: the
+ * response, or that a later answer no longer counts; on the course's last lesson with the
+ * learner's completion. Attempted once: a feedback that failed is not sent again.
+ */
+const feedback = (ctx: TickContext, counts: TickResult): Drain<FeedbackRow> => {
+  const { app, nowIso } = ctx;
+  const finish = (row: FeedbackRow, sent: boolean) =>
+    feedbackRepository.finish(app.db, row.uuid, sent, app.clock.now().toISOString());
+  const completionOf = async (row: FeedbackRow, lastDay: number | undefined) =>
+    Number(row.day) === lastDay
+      ? feedbackRepository.score(app.db, row.course_uuid, row.learner_uuid)
+      : null;
+  return {
+    select: (limit) => feedbackRepository.queued(app.db, limit),
+    claim: (row) => feedbackRepository.claim(app.db, row, nowIso),
+    send: async (row, adapter) => {
+      const [plan, lesson] = await ctx.lookups.lessonOf(row);
+      const address = addressOf(row.channel, row);
+      if (!plan || !address) return [finish(row, false)];
+      const completion = await completionOf(row, plan.days.at(-1));
+      const message = lessonMessage('feedback', adapter, row, address, lesson, plan.days.length);
+      const outcome = await ctx.send(adapter, {
+        ...message,
+        feedback: feedbackOf(row, lesson, completion),
+      });
+      if (!outcome.ok) {
+        app.log.warn({ delivery: row.uuid, error: outcome.error }, 'feedback not sent');
+        return [finish(row, false)];
+      }
+      counts.feedback += 1;
+      return [...outcome.records, finish(row, true)];
+    },
+  };
+};
+
+/**
  * scheduled → active once a lesson went out; enrolments completed once nothing is left to send
  * them; active → delivered once no enrolled learner has a lesson left (and nobody can still
  * opt in), dropping whoever never opted in. A canceled course's lessons are canceled.
@@ -408,18 +455,12 @@ const updateStatuses = async ({ app, now, nowIso }: TickContext) => {
   return { activated, completed, delivered };
 };
 
-/**
- * One pass of the scheduler at `app.clock.now()`. Safe to run twice at once or after a
- * restart: every send is claimed first, and a claimed row is never sent again.
- */
-export const runSchedulerTick = async (
-  app: SchedulerApp,
-  options: SchedulerOptions = {},
-): Promise<TickResult> => {
+/** What one pass works with: the time, the channels, the pace and the caches. */
+const tickContext = (app: SchedulerApp, options: SchedulerOptions): TickContext => {
   const now = app.clock.now();
   const sleep = options.sleep ?? realSleep;
   const baseDelayMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
-  const ctx: TickContext = {
+  return {
     app,
     now,
     nowIso: now.toISOString(),
@@ -431,8 +472,21 @@ export const runSchedulerTick = async (
     },
     lookups: createLookups(app.db),
   };
+};
+
+/**
+ * One pass of the scheduler at `app.clock.now()`. Safe to run twice at once or after a
+ * restart: every send is claimed first, and a claimed row is never sent again.
+ */
+export const runSchedulerTick = async (
+  app: SchedulerApp,
+  options: SchedulerOptions = {},
+): Promise<TickResult> => {
+  const ctx = tickContext(app, options);
   const counts = { ...NOTHING_DONE, failed: await releaseStuck(ctx) };
   counts.dropped = await closeEnrolments(ctx);
+  // Feedback first: a learner who just answered is waiting for it, a lesson due is not.
+  await drainClaimed(ctx, feedback(ctx, counts));
   await drainClaimed(ctx, invitations(ctx, counts));
   await drainClaimed(ctx, dueLessons(ctx, counts));
   await drainClaimed(ctx, missedAnswers(ctx, counts));
@@ -440,10 +494,45 @@ export const runSchedulerTick = async (
   return { ...counts, ...(await updateStatuses(ctx)) };
 };
 
+/** Sends the feedback waiting now, and nothing else (an answer just came in). */
+export const runFeedback = async (
+  app: SchedulerApp,
+  options: SchedulerOptions = {},
+): Promise<number> => {
+  const ctx = tickContext(app, options);
+  const counts = { ...NOTHING_DONE };
+  await drainClaimed(ctx, feedback(ctx, counts));
+  return counts.feedback;
+};
+
 /**
- * Runs a tick now and every `everyMs` (one at a time; a slow tick is not overlapped). The timer
- * never keeps the process alive; it stops when the app closes, or with the returned function,
- * which waits for a running tick.
+ * Runs `work` now, never twice at once: asked again while it runs, it runs once more after.
+ * Answers the function that asks, and one that waits for the run under way.
+ */
+const serialRunner = (work: () => Promise<void>) => {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = work().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
+  };
+  return { run, settled: async () => running ?? undefined };
+};
+
+/**
+ * Runs a tick now and every `everyMs` (one at a time; a slow tick is not overlapped), and the
+ * feedback on an answer as soon as the answer is recorded (`app.deliveryWake`). The timer never
+ * keeps the process alive; it stops when the app closes, or with the returned function, which
+ * waits for a running tick.
  */
 export const startScheduler = (
   app: FastifyInstance,
@@ -464,12 +553,20 @@ export const startScheduler = (
         running = null;
       });
   };
+  const feedbackRunner = serialRunner(async () => {
+    if (stopped) return;
+    await runFeedback(app, options).catch((error: unknown) =>
+      app.log.error({ err: error }, 'feedback failed'),
+    );
+  });
+  const unlisten = app.deliveryWake.listen(feedbackRunner.run);
   const timer = setInterval(run, everyMs);
   timer.unref();
   const stop = async () => {
     stopped = true;
     clearInterval(timer);
-    await running;
+    unlisten();
+    await Promise.all([running, feedbackRunner.settled()]);
   };
   try {
     app.addHook('onClose', stop);

@@ -167,6 +167,7 @@ describe('demo seed: the delivery history', async () => {
       canceled: 0,
       missed: 0,
       reminders: 0,
+      feedback: 0,
       activated: 0,
       completed: 0,
       delivered: 0,

@@ -122,6 +122,23 @@ describe('Slack delivery', async () => {
     );
 
     expect(await insightsOf(course)).toMatchObject({ completionRate: 100, successRate: 50 });
+
+    // Each learner hears back with their answer's response (issue 28), in their DM.
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 2, sent: 0 });
+    const toUser = (user: { id: string }) =>
+      fake.messages.filter((message) => message.userId === user.id).slice(1);
+    const [mineBack, theirsBack] = slackUsers.map((user) => JSON.stringify(toUser(user)));
+    expect(mineBack).toContain('Right!');
+    expect(mineBack).toContain('About Right.');
+    expect(theirsBack).toContain('Not quite.');
+    expect(theirsBack).toContain('About Wrong.');
+    // Another tap later: it does not count, and the learner is told so, once.
+    const again = fake.tapRequest(first!, 1, { nowSeconds: nowSeconds() + 1 });
+    expect((await webhook(again)).json).toEqual({ status: 'duplicate' });
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 1 });
+    expect(JSON.stringify(toUser(slackUsers[0]!).at(-1))).toContain('already answered');
+    expect((await answerOfMine()).answer_correct).toBe(1);
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 0 });
   });
 
   it('takes the learner’s message in the DM as their open answer, once, and shows it on their page', async () => {

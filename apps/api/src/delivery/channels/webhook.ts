@@ -1,6 +1,7 @@
 import { MESSAGES } from '@ccp/schemas';
 
 import { AppError } from '../../lib/app-error.ts';
+import type { DeliveryWake } from '../wake.ts';
 import type { ChannelSettings } from '../channel-settings.ts';
 import type { ConnectionDeps } from '../connections.ts';
 
@@ -9,7 +10,11 @@ import type { ConnectionDeps } from '../connections.ts';
 // signs before reading anything, finds the connection they are for, and hands the event on.
 
 /** What a webhook may use of the server. */
-export type WebhookDeps = ConnectionDeps & { channelSettings: ChannelSettings };
+export type WebhookDeps = ConnectionDeps & {
+  channelSettings: ChannelSettings;
+  /** Where a scheduler runs: an answer's feedback goes at once (delivery/wake.ts). */
+  deliveryWake?: DeliveryWake;
+};
 
 /** A provider's request, as it came: signatures are over the exact body. */
 export type WebhookRequest = {

@@ -1,4 +1,11 @@
-import { choicesOf, formatHtml, learnerTexts, subtitleOf, summaryOf } from '../../render-common.ts';
+import {
+  choicesOf,
+  feedbackLines,
+  formatHtml,
+  learnerTexts,
+  subtitleOf,
+  summaryOf,
+} from '../../render-common.ts';
 import type { TextStyle } from '../../render-common.ts';
 import type { ChannelMessage, RenderedPayload } from '../../message.ts';
 
@@ -77,6 +84,11 @@ export const renderGoogleChat = (
         },
       ],
     });
+  } else if (message.kind === 'feedback') {
+    const [title = '', ...rest] = feedbackLines(message);
+    header = { title, subtitle: message.courseName };
+    if (rest.length > 0)
+      sections.push({ widgets: rest.map((line) => paragraph(escapeHtml(line))) });
   } else if (message.kind === 'reminder') {
     header = { title: texts.reminderTitle, subtitle: message.courseName };
     sections.push({

@@ -2,6 +2,7 @@ import {
   answerCallback,
   choicesOf,
   enrolmentCallback,
+  feedbackLines,
   formatHtml,
   learnerTexts,
   subtitleOf,
@@ -180,6 +181,9 @@ export const renderSlack = (message: ChannelMessage): RenderedPayload => {
         ],
       },
     ];
+  } else if (message.kind === 'feedback') {
+    const [title = '', ...rest] = feedbackLines(message);
+    blocks = sections([`*${escapeMrkdwn(title)}*`, ...rest.map(escapeMrkdwn)].join('\n'));
   } else if (message.kind === 'reminder') {
     blocks = sections(
       `*${escapeMrkdwn(texts.reminderTitle)}*\n${escapeMrkdwn(texts.reminderText(message.courseName, lesson?.title ?? ''))}`,

@@ -3,6 +3,7 @@ import {
   answerAction,
   choicesOf,
   enrolmentAction,
+  feedbackLines,
   formatHtml,
   learnerTexts,
   openAnswerInput,
@@ -50,6 +51,10 @@ export const renderTeamsActivity = (message: ChannelMessage): RenderedPayload =>
       { type: 'Action.Submit', title: texts.join, data: enrolmentAction(message, 'opted_in') },
       { type: 'Action.Submit', title: texts.decline, data: enrolmentAction(message, 'declined') },
     );
+  } else if (message.kind === 'feedback') {
+    const [title = '', ...rest] = feedbackLines(message);
+    body.push(text(title, { weight: 'Bolder' }));
+    for (const line of rest) body.push(text(line));
   } else if (message.kind === 'reminder') {
     body.push(text(texts.reminderTitle, { weight: 'Bolder' }));
     body.push(text(texts.reminderText(message.courseName, lesson?.title ?? '')));

@@ -1,13 +1,14 @@
 import {
   MARKDOWN,
-  asOnePayload,
   answerAction,
+  asOnePayload,
   choicesOf,
   enrolmentAction,
+  feedbackLines,
   formatHtml,
-  splitAtBreaks,
   learnerTexts,
   openAnswerInput,
+  splitAtBreaks,
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
@@ -109,6 +110,10 @@ export const renderWebexMessages = (message: ChannelMessage): RenderedPayload[] 
       ],
     );
     return [cardMessage(message, `**${title}**\n${text}`, invitation)];
+  }
+  if (message.kind === 'feedback') {
+    const [title = '', ...rest] = feedbackLines(message);
+    return textMessages(message, [`**${title}**`, ...rest].join('\n'));
   }
   if (message.kind === 'reminder') {
     return textMessages(

@@ -1,11 +1,12 @@
 import {
-  asOnePayload,
   answerCallback,
+  asOnePayload,
   choicesOf,
   enrolmentCallback,
+  feedbackLines,
   formatHtml,
-  splitAtBreaks,
   learnerTexts,
+  splitAtBreaks,
   subtitleOf,
   summaryOf,
   truncate,
@@ -165,6 +166,10 @@ export const renderWhatsAppSession = (message: ChannelMessage): RenderedPayload[
         },
       }),
     ];
+  }
+  if (message.kind === 'feedback') {
+    const [title = '', ...rest] = feedbackLines(message);
+    return splitText([`*${title}*`, ...rest].join('\n')).map((part) => textMessage(to, part));
   }
   if (message.kind === 'reminder') {
     return splitText(
