@@ -131,6 +131,36 @@ describe('WhatsApp delivery', async () => {
     expect(fake.refused).toEqual([]);
   });
 
+  it('an answer gets its response at once; a second tap is told it no longer counts (issue 28)', async () => {
+    const phone = '+393339990001';
+    const { course } = await enrol([{ phone }]);
+    await tickAt(DAY1);
+    const template = fake.messages.find(
+      (message) => message.to === to(phone) && message.type === 'template',
+    )!;
+    app.testClock.set(LEARNERS_WRITE);
+    expect((await post(fake.tapTemplate(template))).json).toEqual({ status: 'recorded' });
+    const question = fake.messages.filter((message) => message.to === to(phone)).at(-1)!;
+    const wrong = fake.tapButton(question, 1);
+    expect((await post(wrong)).json).toEqual({ status: 'recorded' });
+    // Meta's retry of the same webhook is no second answer: nothing is said.
+    expect((await post(wrong)).json).toEqual({ status: 'duplicate' });
+
+    const sentBefore = fake.messages.length;
+    expect(await tickAt(LEARNERS_WRITE)).toMatchObject({ feedback: 1, sent: 0 });
+    const [feedback] = fake.messages.slice(sentBefore);
+    expect(feedback).toMatchObject({ type: 'text', to: to(phone) });
+    expect(feedback!.text.body).toContain('Not quite.');
+    expect(feedback!.text.body).toContain('About Wrong.');
+
+    // WhatsApp's buttons stay: a tap on the right answer later does not count, and says so.
+    expect((await post(fake.tapButton(question, 0))).json).toEqual({ status: 'duplicate' });
+    expect(await tickAt(LEARNERS_WRITE)).toMatchObject({ feedback: 1 });
+    expect(fake.messages.at(-1)!.text.body).toContain('already answered');
+    expect(await answersOfDay(course)).toEqual([0]);
+    expect(fake.refused).toEqual([]);
+  });
+
   it('any message opens the window for the waiting lesson; then a typed reply is the open answer', async () => {
     const { course, learners } = await enrol([{ phone: '+393335550000' }], {
       openAnswerDays: [1],

@@ -166,6 +166,13 @@ const isTemplate = (payload: RenderedPayload | undefined) => payload?.type === '
  */
 export const PAIR_RATE_RETRY_MS = 60_000;
 
+/**
+ * A lesson or its reminder may be attempted again (a deferral, a Resend), so its parts are kept
+ * as they go; a feedback is attempted once, and each of a send's feedbacks is a message of its own.
+ */
+const resumable = (message: ChannelMessage) =>
+  message.deliveryUuid !== null && (message.kind === 'lesson' || message.kind === 'reminder');
+
 export const createWhatsAppConnector = (
   settings: ChannelSettings['whatsapp'],
   clock: Clock,
@@ -206,8 +213,8 @@ export const createWhatsAppConnector = (
     message: ChannelMessage,
   ): Promise<SendState> => {
     const taken =
-      db && message.deliveryUuid !== null
-        ? await acceptedParts(db, 'whatsapp', message.deliveryUuid, message.kind)
+      db && resumable(message)
+        ? await acceptedParts(db, 'whatsapp', message.deliveryUuid!, message.kind)
         : new Map<number, string>();
     const session: Part[] = renderWhatsAppSession(message).map((payload, part) => ({
       payload,
@@ -226,7 +233,7 @@ export const createWhatsAppConnector = (
   };
   /** Keeps a part the moment Meta took it: a later attempt of its send skips it. */
   const keep = async (message: ChannelMessage, item: Part) => {
-    if (!db || item.part === null || !item.id) return;
+    if (!db || item.part === null || !item.id || !resumable(message)) return;
     try {
       await keepAcceptedPart({ db, clock }, message, {
         providerMessageId: item.id,
