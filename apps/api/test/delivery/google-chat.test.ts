@@ -220,6 +220,15 @@ describe('Google Chat delivery (project number audience)', async () => {
     ).toEqual({ status: 'recorded' });
 
     expect(await answersOfDay(course)).toEqual([0, 1]);
+
+    // Each learner hears back in their DM space with their answer's response (issue 28).
+    const before = fake.messages.length;
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 2, sent: 0 });
+    const feedback = fake.messages.slice(before);
+    const to = (space: string) =>
+      JSON.stringify(feedback.find((message) => message.space === space));
+    expect(to(spaces[0]!)).toContain('About Right.');
+    expect(to(spaces[1]!)).toContain('Not quite.');
   });
 
   it('takes the learner’s message to the app as their open answer, once, in both event formats', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { renderSlack } from '../../src/delivery/channels/slack/render.ts';
+import { startScheduler } from '../../src/delivery/scheduler.ts';
 import { createUser, signIn, call } from '../helper.ts';
 import { authHeaders } from '../fixtures/delivery.ts';
 import { DAY1, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
@@ -139,6 +140,26 @@ describe('Slack delivery', async () => {
     expect(JSON.stringify(toUser(slackUsers[0]!).at(-1))).toContain('already answered');
     expect((await answerOfMine()).answer_correct).toBe(1);
     expect(await tickAt(DAY1)).toMatchObject({ feedback: 0 });
+  });
+
+  it('with the scheduler running, the feedback follows the answer at once, not at the next tick', async () => {
+    const { learners } = await enrol([{}]);
+    const user = fake.addUser(learners[0]!.email!);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const question = fake.messages.filter((message) => message.userId === user.id).at(-1)!;
+    // A tick an hour from now: the answer must not wait for it.
+    const stop = startScheduler(app, 60 * 60 * 1000);
+    try {
+      const tapped = await webhook(fake.tapRequest(question, 0, { nowSeconds: nowSeconds() }));
+      expect(tapped.json).toEqual({ status: 'recorded' });
+      await expect
+        .poll(() => JSON.stringify(fake.messages.filter((message) => message.userId === user.id)), {
+          timeout: 5000,
+        })
+        .toContain('About Right.');
+    } finally {
+      await stop();
+    }
   });
 
   it('takes the learner’s message in the DM as their open answer, once, and shows it on their page', async () => {

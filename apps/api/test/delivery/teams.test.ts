@@ -114,6 +114,18 @@ describe('Teams delivery', async () => {
 
     expect(await answersOfDay(course)).toEqual([0, 1, null]);
     expect(await insightsOf(course)).toMatchObject({ successRate: 50 });
+
+    // Each learner hears back in their personal chat with their answer's response (issue 28).
+    const before = fake.activities.length;
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 2, sent: 0 });
+    expect(fake.refused).toEqual([]);
+    const feedback = fake.activities.slice(before);
+    const to = (index: number) =>
+      JSON.stringify(
+        feedback.find((sent) => sent.conversationId === installs[index]!.member.conversationId),
+      );
+    expect(to(0)).toContain('About Right.');
+    expect(to(1)).toContain('Not quite.');
   });
 
   // Teams tells a bot when its messages in a personal chat were read (the readReceipt event, with

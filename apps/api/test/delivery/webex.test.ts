@@ -91,6 +91,14 @@ describe('Webex delivery', async () => {
 
     expect(await answersOfDay(course)).toEqual([0, 1]);
     expect(await insightsOf(course)).toMatchObject({ completionRate: 100, successRate: 50 });
+
+    // Each learner hears back with their answer's response, a message of its own (issue 28).
+    const before = fake.messages.length;
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 2, sent: 0 });
+    expect(fake.refused).toEqual([]);
+    const feedback = fake.messages.slice(before).map((message) => JSON.stringify(message));
+    expect(feedback.find((message) => message.includes(people[0]!.id))).toContain('About Right.');
+    expect(feedback.find((message) => message.includes(people[1]!.id))).toContain('Not quite.');
   });
 
   // Webex clients that render a card show the card and hide the message's text, which is only the
