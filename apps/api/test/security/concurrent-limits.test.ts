@@ -10,7 +10,9 @@ import {
 } from '../helper.ts';
 import { bearer } from '../fixtures/auth.ts';
 import { seedCourse } from '../fixtures/courses.ts';
+import { HEADER, csv, uploadImport } from '../fixtures/imports.ts';
 import { insertLearner, insertLearners } from '../fixtures/learners.ts';
+import { drainJobs } from '../../src/jobs/runner.ts';
 import { countCreators, countLessonDays, monthBounds } from '../../src/lib/usage.ts';
 
 // Issue 30, item 1: plan limits and the last-administrator rule hold when the requests that
@@ -26,6 +28,14 @@ const together = async (requests: (() => Promise<{ statusCode: number }>)[]) =>
 
 const times = <T>(n: number, make: (index: number) => T): T[] =>
   Array.from({ length: n }, (_, index) => make(index));
+
+const createLearner = (headers: Record<string, string>, email: string) =>
+  call(app, {
+    method: 'POST',
+    url: '/api/v1/learners',
+    headers,
+    payload: { first_name: 'Par', last_name: 'Allel', email, locale: 'en', channels: ['Slack'] },
+  });
 
 const activeLearners = async (companyUuid: string) =>
   Number(
@@ -44,24 +54,28 @@ describe('plan limits under parallel requests (issue 30)', () => {
     const { company, headers } = await createSignedInUser(app, { plan: 'free' });
     await insertLearners(app, company.uuid, 4);
     const statuses = await together(
-      times(
-        12,
-        (n) => () =>
-          call(app, {
-            method: 'POST',
-            url: '/api/v1/learners',
-            headers,
-            payload: {
-              first_name: 'Par',
-              last_name: 'Allel',
-              email: `parallel${n}@example.test`,
-              locale: 'en',
-              channels: ['Slack'],
-            },
-          }),
-      ),
+      times(12, (n) => () => createLearner(headers, `parallel${n}@example.test`)),
     );
     expect(statuses).toEqual([...times(2, () => 201), ...times(10, () => 402)]);
+    expect(await activeLearners(company.uuid)).toBe(6);
+  });
+
+  it('imports run by three workers beside 12 creations never pass the plan', async () => {
+    const { company, headers } = await createSignedInUser(app, { plan: 'free' });
+    await insertLearners(app, company.uuid, 2);
+    // Each file alone fits (2 + 4 of 6), so each upload is accepted; together they do not.
+    for (const file of ['a', 'b', 'c']) {
+      const rows = times(4, (n) => ['Im', 'Port', `${file}${n}@example.test`, '', 'slack', 'en']);
+      const upload = await uploadImport(app, headers, {
+        name: `${file}.csv`,
+        content: csv([HEADER, ...rows]),
+      });
+      expect(upload.statusCode).toBe(202);
+    }
+    await Promise.all([
+      ...times(3, (n) => drainJobs(app, { worker: `worker-${n}` })),
+      ...times(12, (n) => createLearner(headers, `beside${n}@example.test`)),
+    ]);
     expect(await activeLearners(company.uuid)).toBe(6);
   });
 
