@@ -81,7 +81,9 @@ export const authPlugin = fp(
       }
       const found = token ? await findAccessToken(app, token) : null;
       if (!found) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
-      if (found.stage === 'otp' && required !== 'otp') {
+      // A full sign-in whose 2FA was reset since may only set it up again (issue 30).
+      const firstStepOnly = found.stage === 'otp' || Number(found.user.is_2fa_enabled) !== 1;
+      if (firstStepOnly && required !== 'otp') {
         throw new AppError('TWO_FACTOR_REQUIRED', MESSAGES.twoFactorRequired);
       }
       request.auth = found;
