@@ -31,6 +31,7 @@ import {
   listInvitations,
   listMembers,
   revokeInvitation,
+  setInvitationUser,
   updateKeepingAnAdministrator,
   updateMember,
 } from '../../../accounts/team-repository.ts';
@@ -43,6 +44,7 @@ import { isoNow } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { sendMail } from '../../../lib/mail.ts';
 import { pageRequest, paginated } from '../../../lib/pagination.ts';
+import { isUniqueViolation } from '../../../learners/learners-repository.ts';
 import { hashPassword } from '../../../lib/passwords.ts';
 import { withCompanyLock } from '../../../lib/company-lock.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
@@ -419,36 +421,44 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       if (wait !== null || !invitation) throw tooManyAttempts(reply, wait ?? 60);
       const problem = passwordProblem(request.body.password, invitation.email);
       if (problem) throw validationError({ password: [problem] });
-      if (await findUserByEmail(app, invitation.email)) {
-        throw validationError({ email: [MESSAGES.emailTaken] });
-      }
       const now = isoNow(app.clock);
       const userUuid = newUuid();
       const passwordHash = await hashPassword(request.body.password);
-      await app.db
-        .insertInto('users')
-        .values({
-          uuid: userUuid,
-          company_uuid: invitation.company_uuid,
-          email: invitation.email,
-          password_hash: passwordHash,
-          first_name: request.body.first_name,
-          last_name: request.body.last_name,
-          avatar: null,
-          locale: requestLanguage(request),
-          is_admin: invitation.role === 'admin' ? 1 : 0,
-          is_2fa_enabled: 0,
-          totp_secret: null,
-          totp_pending_secret: null,
-          totp_last_step: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      if (!(await acceptInvitation(app, invitation.uuid, userUuid))) {
-        await app.db.deleteFrom('users').where('uuid', '=', userUuid).execute();
-        throw new AppError('INVALID_LINK', MESSAGES.linkInvalid);
-      }
+      // The invitation is spent and the account made in one transaction: of two acceptances at
+      // once only one spends it (the other answers 409), and an e-mail that got an account
+      // meanwhile (another company's invitation, accepted first) answers 422 and spends nothing.
+      await app.db.transaction().execute(async (trx) => {
+        const locked = { db: trx, clock: app.clock };
+        if (!(await acceptInvitation(locked, invitation.uuid))) {
+          throw new AppError('CONFLICT', MESSAGES.invitationAccepted);
+        }
+        try {
+          await trx
+            .insertInto('users')
+            .values({
+              uuid: userUuid,
+              company_uuid: invitation.company_uuid,
+              email: invitation.email,
+              password_hash: passwordHash,
+              first_name: request.body.first_name,
+              last_name: request.body.last_name,
+              avatar: null,
+              locale: requestLanguage(request),
+              is_admin: invitation.role === 'admin' ? 1 : 0,
+              is_2fa_enabled: 0,
+              totp_secret: null,
+              totp_pending_secret: null,
+              totp_last_step: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+        } catch (error) {
+          if (isUniqueViolation(error)) throw validationError({ email: [MESSAGES.emailTaken] });
+          throw error;
+        }
+        await setInvitationUser(locked, invitation.uuid, userUuid);
+      });
       await recordAudit(app, {
         companyUuid: invitation.company_uuid,
         actor: { uuid: userUuid, email: invitation.email },
