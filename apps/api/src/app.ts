@@ -22,6 +22,8 @@ import { createMetrics } from './lib/metrics.ts';
 import { UPLOAD_IDLE_TIMEOUT_MS } from './lib/multipart.ts';
 import { rejectNulCharacters } from './lib/nul.ts';
 import { createSecretBox, parseSecretsKey } from './lib/secrets.ts';
+import { fastifyTrustProxy } from './lib/trust-proxy.ts';
+import type { TrustProxy } from './lib/trust-proxy.ts';
 import { openApiTransform } from './lib/openapi.ts';
 import type { MailSettings } from './lib/mail.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -72,8 +74,8 @@ export type AppOptions = {
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   auth?: Partial<AuthSettings>;
-  /** Behind a reverse proxy: take the client IP from X-Forwarded-For (CCP_TRUST_PROXY). */
-  trustProxy?: boolean;
+  /** Behind reverse proxies: which X-Forwarded-For hops to believe (CCP_TRUST_PROXY). */
+  trustProxy?: TrustProxy;
   /** Run migrations on start; default true. */
   migrate?: boolean;
   /** The AI provider (OPENAI_* settings); without an API key the AI import works offline. */
@@ -175,7 +177,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   const app = Fastify({
     logger,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     // Errors raised before a route runs answer in the product's shape too.
     frameworkErrors,
     clientErrorHandler,

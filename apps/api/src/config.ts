@@ -6,6 +6,8 @@ import { databaseConfigFromEnv } from './db/index.ts';
 import { channelSettingsFromEnv } from './delivery/channel-settings.ts';
 import type { ChannelSettings } from './delivery/channel-settings.ts';
 import type { DatabaseConfig } from './db/index.ts';
+import { parseTrustProxy } from './lib/trust-proxy.ts';
+import type { TrustProxy } from './lib/trust-proxy.ts';
 import { storageConfigFromEnv } from './storage/storage-config.ts';
 import type { StorageConfig } from './storage/storage-config.ts';
 
@@ -25,7 +27,8 @@ export type ServerConfig = {
   demoTotpSecret: string;
   accessTtlSeconds: number;
   logLevel: string;
-  trustProxy: boolean;
+  /** CCP_TRUST_PROXY: which X-Forwarded-For hops to believe (lib/trust-proxy.ts). */
+  trustProxy: TrustProxy;
   /** Outgoing mail: SMTP_URL (unset: mails are only kept in the outbox) and MAIL_FROM. */
   mail: { smtpUrl: string | undefined; from: string | undefined };
   /** CCP_JOB_LEASE_SECONDS: a running job silent this long is taken over by another server. */
@@ -87,7 +90,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     demoTotpSecret: env.CCP_DEMO_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXP',
     accessTtlSeconds: positiveInt(env.CCP_ACCESS_TOKEN_TTL, 15 * 60, 'CCP_ACCESS_TOKEN_TTL'),
     logLevel: env.LOG_LEVEL ?? 'info',
-    trustProxy: ['1', 'true', 'yes'].includes((env.CCP_TRUST_PROXY ?? '').toLowerCase()),
+    trustProxy: parseTrustProxy(env.CCP_TRUST_PROXY),
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || undefined },
     jobLeaseSeconds: positiveInt(env.CCP_JOB_LEASE_SECONDS, 30, 'CCP_JOB_LEASE_SECONDS'),
     schedulerTickSeconds: positiveInt(

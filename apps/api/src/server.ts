@@ -25,7 +25,7 @@ const main = async () => {
     // alone and no proxy forwards public requests to it (they would all come from loopback).
     metrics: {
       token: config.metricsToken,
-      loopback: LOOPBACK_HOSTS.has(config.host) && !config.trustProxy,
+      loopback: LOOPBACK_HOSTS.has(config.host) && config.trustProxy === false,
     },
     publicUrl: config.publicUrl,
     secretsKey: config.secretsKey,

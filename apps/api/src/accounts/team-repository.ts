@@ -217,18 +217,26 @@ export const findInvitationByToken = async (app: App, token: string) =>
     .where('invitations.expires_at', '>', isoNow(app.clock))
     .executeTakeFirst()) ?? null;
 
-/** Marks the invitation accepted by `userUuid`; false when another request accepted it first. */
-export const acceptInvitation = async (
-  app: App,
-  uuid: string,
-  userUuid: string,
-): Promise<boolean> => {
+/**
+ * Spends the invitation (before its account exists, so that of two acceptances at once the
+ * second waits on this row and finds it spent); false when another request accepted it first.
+ */
+export const acceptInvitation = async (app: App, uuid: string): Promise<boolean> => {
   const result = await app.db
     .updateTable('invitations')
-    .set({ accepted_at: isoNow(app.clock), user_uuid: userUuid })
+    .set({ accepted_at: isoNow(app.clock) })
     .where('uuid', '=', uuid)
     .where('accepted_at', 'is', null)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+};
+
+/** Records the account an accepted invitation made. */
+export const setInvitationUser = async (app: App, uuid: string, userUuid: string) => {
+  await app.db
+    .updateTable('invitations')
+    .set({ user_uuid: userUuid })
+    .where('uuid', '=', uuid)
+    .execute();
 };

@@ -15,17 +15,21 @@ import type {
 } from '@ccp/schemas';
 import type { Transaction } from 'kysely';
 
-import type { Db } from '../db/index.ts';
+import type { Db, Dialect } from '../db/index.ts';
 import type { Database } from '../db/types.ts';
 import { localizeMessage } from '../i18n/messages.ts';
 import { AppError, validationError } from '../lib/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
+import { lockCompany, withCompanyLock } from '../lib/company-lock.ts';
 import { newUuid } from '../lib/ids.ts';
+import { assertWithinPlan } from '../lib/plan-limits.ts';
+import { usageOf } from '../lib/usage.ts';
 import { insertDraftCourse, replaceCourseContent } from '../courses/courses-repository.ts';
 import { DocumentTooLargeError, extractDocument, UnreadableFileError } from './extract.ts';
 import type { TDocumentType } from './extract.ts';
 import { generateAiLessons } from './generate.ts';
 import { generateOfflineLessons } from './offline.ts';
+import { assertAiImportWithinPlan } from './plan.ts';
 import type { TGeneratedLessons } from './offline.ts';
 import type { TAiProvider } from './provider.ts';
 import { sentencesToBlocks } from './text.ts';
@@ -69,22 +73,45 @@ export const contentProblems = (
     .filter((problem) => problem.path.startsWith('lessons') || problem.path.startsWith('languages'))
     .map((problem) => ({ ...problem, message: localizeMessage(problem.message, lang) }));
 
-export const recordUsage = (
+type TAiFunction = 'a-i-transformer' | 'a-i-translator';
+
+/** Counts one use of an AI function; answers the usage event's uuid. */
+export const recordUsage = async (
   trx: Transaction<Database>,
   companyUuid: string,
-  key: 'a-i-transformer' | 'a-i-translator',
+  key: TAiFunction,
   now: string,
-) =>
-  trx
+): Promise<string> => {
+  const uuid = newUuid();
+  await trx
     .insertInto('usage_events')
-    .values({
-      uuid: newUuid(),
-      company_uuid: companyUuid,
-      function_key: key,
-      amount: 1,
-      created_at: now,
-    })
+    .values({ uuid, company_uuid: companyUuid, function_key: key, amount: 1, created_at: now })
     .execute();
+  return uuid;
+};
+
+/**
+ * Takes one use of `key` this month before the provider is asked, if the plan has one left,
+ * under the company's lock: parallel requests cannot all take the last use (issue 30).
+ * `release` gives it back when the work fails.
+ */
+export const reserveAiUse = async (
+  app: { db: Db; dialect: Dialect },
+  companyUuid: string,
+  key: TAiFunction,
+  now: Date,
+): Promise<{ release: () => Promise<void> }> => {
+  const uuid = await withCompanyLock(app, companyUuid, async (trx) => {
+    const used = await usageOf(trx, companyUuid, key, now);
+    await assertWithinPlan(trx, companyUuid, key, used + 1);
+    return recordUsage(trx, companyUuid, key, now.toISOString());
+  });
+  return {
+    release: async () => {
+      await app.db.deleteFrom('usage_events').where('uuid', '=', uuid).execute();
+    },
+  };
+};
 
 /**
  * A document's text as blocks, read while the upload request is answered: a damaged, oversized
@@ -154,7 +181,10 @@ export const writeLessons = async (
   return generated;
 };
 
-/** Stores the draft course with its lessons and counts the use, in the caller's transaction. */
+/**
+ * Stores the draft course with its lessons and counts the use, in the caller's transaction,
+ * after counting the plan again under the company's lock (402 as a job failure when passed).
+ */
 export const storeDraft = async (
   trx: Transaction<Database>,
   draft: {
@@ -163,10 +193,17 @@ export const storeDraft = async (
     lessons: TLesson[];
     generator: TAiGenerator;
     now: string;
+    dialect: Dialect;
   },
 ) => {
   const { uuid, input, lessons, generator, now } = draft;
   const { fields } = input;
+  await lockCompany(trx, draft.dialect, input.companyUuid);
+  await assertAiImportWithinPlan(trx, input.companyUuid, {
+    now: new Date(now),
+    lessons: new Set(lessons.map((lesson) => lesson.day)).size,
+    countPending: false,
+  });
   await insertDraftCourse(
     trx,
     {
@@ -206,7 +243,7 @@ export type TAiImportSteps = {
  * text: the blocks the upload read from a document, or the transcription of a video or audio.
  */
 export const importCourse = async (
-  deps: { clock: Clock },
+  deps: { clock: Clock; dialect: Dialect },
   runtime: TAiRuntime,
   input: TAiImportInput & { source: () => Promise<TBlock[]> },
   steps: TAiImportSteps,
@@ -219,7 +256,14 @@ export const importCourse = async (
   const courseUuid = newUuid();
   const now = deps.clock.now().toISOString();
   await steps.store({ courseUuid, lessons: lessons.length, warnings }, (trx) =>
-    storeDraft(trx, { uuid: courseUuid, input, lessons, generator: runtime.generator, now }),
+    storeDraft(trx, {
+      uuid: courseUuid,
+      input,
+      lessons,
+      generator: runtime.generator,
+      now,
+      dialect: deps.dialect,
+    }),
   );
   return courseUuid;
 };

@@ -17,10 +17,9 @@ import { localizeMessage } from '../i18n/messages.ts';
 import { JobFailure } from '../jobs/types.ts';
 import type { JobContext, JobHandler } from '../jobs/types.ts';
 import { AppError } from '../lib/app-error.ts';
-import { assertWithinPlan } from '../lib/plan-limits.ts';
-import { countLessonDays, monthBounds, usageOf } from '../lib/usage.ts';
 import { loadCourse } from '../courses/courses-repository.ts';
 import { aiRuntimeOf, contentProblems, importCourse, mediaBlocks } from './import-course.ts';
+import { assertAiImportWithinPlan } from './plan.ts';
 import type { TBlock } from './text.ts';
 import { withProviderErrors } from './provider-errors.ts';
 import type { TAiImportType } from './upload.ts';
@@ -30,8 +29,6 @@ import type { TAiImportType } from './upload.ts';
 // the lessons written and stores the draft, saving each step as the job's progress. Leaving the page does not stop it; a server that stops
 // mid-way leaves it for the next claim, which starts it over (nothing is stored before the last
 // step, and that step is fenced by the claim, so no course is stored twice or after a cancel).
-
-export const AI_IMPORT_KIND = 'ai-import';
 
 /** What the upload hands the job (the `options` column). */
 export type TAiImportJobOptions = {
@@ -66,13 +63,12 @@ const oneOf = <T extends string>(values: readonly T[], value: string, fallback: 
   (values as readonly string[]).includes(value) ? (value as T) : fallback;
 
 /** Checks the plan again when the job starts: other imports may have used it since the upload. */
-const checkPlan = async (app: FastifyInstance, job: JobsTable, fields: TAiImportFields) => {
-  const now = app.clock.now();
-  const used = await usageOf(app.db, job.company_uuid, 'a-i-transformer', now);
-  await assertWithinPlan(app.db, job.company_uuid, 'a-i-transformer', used + 1);
-  const lessons = await countLessonDays(app.db, job.company_uuid, monthBounds(now));
-  await assertWithinPlan(app.db, job.company_uuid, 'lessons', lessons + fields.number_of_lessons);
-};
+const checkPlan = (app: FastifyInstance, job: JobsTable, fields: TAiImportFields) =>
+  assertAiImportWithinPlan(app.db, job.company_uuid, {
+    now: app.clock.now(),
+    lessons: fields.number_of_lessons,
+    countPending: false,
+  });
 
 const runAiImport = async ({ app, job, commit }: JobContext): Promise<void> => {
   const options = parseOptions(job.options);

@@ -2,15 +2,18 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
 import { MESSAGES, limitReachedMessage } from '@ccp/schemas';
 import { sql } from 'kysely';
+import type { Transaction } from 'kysely';
 
 import type { Db, Dialect } from '../db/index.ts';
+import type { Database } from '../db/types.ts';
 import { localizeReason } from '../i18n/messages.ts';
 import { isoNow } from '../lib/clock.ts';
+import { lockCompany } from '../lib/company-lock.ts';
 import { gcEveryRows } from '../lib/gc.ts';
+import { usageOf } from '../lib/usage.ts';
 import { JobFailure, JobInterrupted } from '../jobs/types.ts';
 import type { JobContext, JobHandler } from '../jobs/types.ts';
 import { listExists } from '../learners/learners-lists-repository.ts';
-import { countActiveLearners } from '../learners/learners-repository.ts';
 import { addCounters, planBatch } from './batch-plan.ts';
 import type { Counters, PlannedBatch } from './batch-plan.ts';
 import { writeBatch } from './batch-writer.ts';
@@ -107,11 +110,14 @@ const commitPlannedBatch = async (
 ): Promise<Counters> => {
   const { options, target, planLimit, report, counters } = step;
   if (signal.aborted) throw new JobInterrupted('stopping');
-  // Counted after the previous batch committed, so its learners are in.
-  if (planLimit !== null && planned.added > 0) {
-    const active = await countActiveLearners(app.db, target.companyUuid);
+  // Counted in the batch's own transaction under the company's lock, so neither another import
+  // nor a learner created meanwhile can take the same places (issue 30).
+  const assertPlaces = async (trx: Transaction<Database>) => {
+    if (planLimit === null || planned.added === 0) return;
+    await lockCompany(trx, target.dialect, target.companyUuid);
+    const active = await usageOf(trx, target.companyUuid, 'learners', app.clock.now());
     if (active + planned.added > planLimit) throw new JobFailure(limitReachedMessage('learners'));
-  }
+  };
   const next = addCounters(counters, planned.delta);
   const errorBytes = await report.append(
     errorReportLines(
@@ -130,7 +136,12 @@ const commitPlannedBatch = async (
   const commitAs = (mode: WriteMode) =>
     commit(
       { ...next, checkpoint: nextCheckpoint },
-      options.dry_run ? undefined : (trx) => writeBatch(trx, target, planned, now, mode),
+      options.dry_run
+        ? undefined
+        : async (trx) => {
+            await assertPlaces(trx);
+            await writeBatch(trx, target, planned, now, mode);
+          },
     );
   if (target.dialect === 'sqlite') {
     await commitAs('upsert');

@@ -1,4 +1,5 @@
-import { AI_IMPORT_KIND, aiImportHandler } from '../ai/import-job.ts';
+import { aiImportHandler } from '../ai/import-job.ts';
+import { AI_IMPORT_KIND } from '../ai/plan.ts';
 import { learnersImportHandler } from '../imports/learners-import.ts';
 import { LEARNERS_IMPORT_KIND } from '../imports/options.ts';
 import type { JobHandlers } from './types.ts';

@@ -141,13 +141,17 @@ export const isActiveInCourse = async (db: Db, learnerUuid: string): Promise<boo
 export const countActiveLearners = (db: Db, companyUuid: string): Promise<number> =>
   learnersTotal(db, companyUuid, false);
 
+/** Runs `work` in the caller's transaction, or in one of its own when `db` is none. */
+const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
+
 /** Inserts one learner, and its membership of `listUuid` in the same transaction. */
 export const insertLearner = async (
   db: Db,
   row: LearnersTable,
   listUuid?: string,
 ): Promise<void> => {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.insertInto('learners').values(row).execute();
     if (listUuid) await addListMembers(trx, listUuid, [row.uuid]);
     await bumpLearnersVersion(trx, [row.company_uuid]);
@@ -177,7 +181,7 @@ export type LearnerRef = Pick<LearnersTable, 'uuid' | 'company_uuid'>;
 
 /** Updates one learner and moves the company's learners version, in one transaction. */
 const updateLearner = async (db: Db, learner: LearnerRef, changes: Partial<LearnersTable>) => {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.updateTable('learners').set(changes).where('uuid', '=', learner.uuid).execute();
     await bumpLearnersVersion(trx, [learner.company_uuid]);
   });

@@ -74,6 +74,19 @@ export const revokeFamily = async (
     .execute();
 };
 
+/** Turns a sign-in's live tokens into first-step ones (a self-service 2FA reset). */
+export const demoteFamilyToFirstStep = async (
+  { db }: Pick<TokenDeps, 'db'>,
+  familyUuid: string,
+): Promise<void> => {
+  await db
+    .updateTable('auth_tokens')
+    .set({ stage: 'otp' })
+    .where('family_uuid', '=', familyUuid)
+    .where('revoked_at', 'is', null)
+    .execute();
+};
+
 /** The live access token's user and stage, or null. */
 export const findAccessToken = async (
   { db, clock }: Pick<TokenDeps, 'db' | 'clock'>,

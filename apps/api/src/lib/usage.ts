@@ -82,7 +82,8 @@ export const countLessonDays = async (
   return Number(row?.n ?? 0);
 };
 
-const channelsOf = (distribution: string | null): string[] => {
+/** The channel keys of a stored distribution (none when it is missing or unreadable). */
+export const channelsOf = (distribution: string | null): string[] => {
   if (!distribution) return [];
   try {
     const parsed = JSON.parse(distribution) as { channels?: unknown };

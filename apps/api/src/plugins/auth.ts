@@ -41,7 +41,23 @@ const apiTokenAuth = async (
 };
 
 /**
- * Every `/api/` route needs a bearer token unless its config says `auth: false`.
+ * True when a request path names something other than it seems: an encoded slash or backslash
+ * (one segment to this router, two to a proxy or a file server) or a dot segment, written or
+ * percent-encoded (browsers resolve them before sending; only hand-made requests hold them).
+ */
+export const isAmbiguousPath = (url: string): boolean => {
+  const path = url.split('?', 1)[0] ?? '';
+  if (/%(2f|5c)/i.test(path)) return true;
+  return path.split('/').some((segment) => {
+    const bare = segment.replace(/%2e/gi, '.');
+    return bare === '.' || bare === '..';
+  });
+};
+
+/**
+ * Every `/api/` route needs a bearer token unless its config says `auth: false`. Which route a
+ * request reaches is the router's decision (on the decoded path): `/%61pi/v1/languages` reaches
+ * `/api/v1/languages` and is judged as it; the raw URL once let it through unauthenticated.
  * First-step (pre-2FA) tokens open only routes that say `auth: 'otp'`; personal API tokens only
  * the routes their scopes allow.
  */
@@ -49,11 +65,15 @@ export const authPlugin = fp(
   (app: FastifyInstance) => {
     app.decorateRequest('auth', null);
     app.addHook('onRequest', async (request) => {
+      if (isAmbiguousPath(request.url)) {
+        throw new AppError('BAD_REQUEST', MESSAGES.requestMalformed);
+      }
       const required = request.routeOptions.config.auth;
-      if (required === false || !request.url.startsWith('/api/')) return;
+      const route = request.routeOptions.url;
+      if (route === undefined) return; // 404s answer as not found, not 401
+      if (required === false || !route.startsWith('/api/')) return;
       // The OpenAPI document and its UI are public, like the contract they describe.
-      if (request.url.startsWith('/api/docs')) return;
-      if (request.routeOptions.url === undefined) return; // 404s answer as not found, not 401
+      if (route === '/api/docs' || route.startsWith('/api/docs/')) return;
       const token = bearerOf(request);
       if (token && isApiToken(token)) {
         request.auth = await apiTokenAuth(app, request, token);
@@ -61,7 +81,9 @@ export const authPlugin = fp(
       }
       const found = token ? await findAccessToken(app, token) : null;
       if (!found) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
-      if (found.stage === 'otp' && required !== 'otp') {
+      // A full sign-in whose 2FA was reset since may only set it up again (issue 30).
+      const firstStepOnly = found.stage === 'otp' || Number(found.user.is_2fa_enabled) !== 1;
+      if (firstStepOnly && required !== 'otp') {
         throw new AppError('TWO_FACTOR_REQUIRED', MESSAGES.twoFactorRequired);
       }
       request.auth = found;

@@ -383,26 +383,20 @@ describe('the AI import plan limits', async () => {
     expect(await coursesOf(app, company.uuid)).toHaveLength(1);
   });
 
-  it('allows it again the next month; a second upload before the first is written fails on the plan', async () => {
+  it('allows it again the next month; a second upload while the first is queued answers 402', async () => {
     app.testClock.set(new Date('2026-04-01T00:00:01Z'));
     const first = await uploadOnce();
+    // The queued import holds the month's one use (issue 30): it is not taken twice.
     const second = await uploadOnce();
-    expect([first.statusCode, second.statusCode]).toEqual([202, 202]);
-    await drainJobs(app);
-    // Both were queued at the same instant of the test clock: either may run first.
-    const [done, refused] = (
-      await Promise.all(
-        [first, second].map((upload) =>
-          readImportJob(app, { classroom, headers, uuid: jobOf(upload).uuid }),
-        ),
-      )
-    ).sort((a, b) => a.status.localeCompare(b.status));
-    expect(done).toMatchObject({ status: 'completed', lessons: 2 });
-    expect(refused).toMatchObject({
-      status: 'failed',
-      course_uuid: null,
-      error_summary: 'AI transformer limit reached.',
+    expect([first.statusCode, second.statusCode]).toEqual([202, 402]);
+    expect(second.json().error.limit).toEqual({
+      feature: 'a-i-transformer',
+      required: 2,
+      limit: 1,
     });
+    await drainJobs(app);
+    const done = await readImportJob(app, { classroom, headers, uuid: jobOf(first).uuid });
+    expect(done).toMatchObject({ status: 'completed', lessons: 2 });
   });
 
   it('counts the new lesson days against the lessons limit (10 a month)', async () => {
@@ -411,6 +405,16 @@ describe('the AI import plan limits', async () => {
     expect(response.statusCode).toBe(402);
     expect(response.json().error.limit).toEqual({ feature: 'lessons', required: 11, limit: 10 });
     expect(await usageCount(app, company.uuid, 'a-i-transformer')).toBe(2);
+  });
+
+  it('12 parallel uploads with one conversion left: one queued, 11 answer 402 (issue 30)', async () => {
+    app.testClock.set(new Date('2026-06-03T09:00:00Z'));
+    const before = await usageCount(app, company.uuid, 'a-i-transformer');
+    const uploads = await Promise.all(Array.from({ length: 12 }, () => uploadOnce()));
+    const statuses = uploads.map((upload) => upload.statusCode).sort();
+    expect(statuses).toEqual([202, ...Array.from({ length: 11 }, () => 402)]);
+    expect(await drainJobs(app)).toBe(1);
+    expect(await usageCount(app, company.uuid, 'a-i-transformer')).toBe(before + 1);
   });
 });
 

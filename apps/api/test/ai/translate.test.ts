@@ -407,4 +407,57 @@ describe('the translator plan limit', async () => {
     });
     expect(fake.chats()).toHaveLength(calls);
   });
+
+  it('12 parallel translations with one use left: one is made, 11 answer 402 (issue 30)', async () => {
+    const other = await createSignedInUser(app, { plan: 'free' });
+    const room = other.company.classrooms[0]!.uuid;
+    fake.onChat(translating('[de]'));
+    const courses = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        seedTranslatableCourse(app, {
+          companyUuid: other.company.uuid,
+          classroomUuid: room,
+          days: 1,
+        }),
+      ),
+    );
+    const responses = await Promise.all(
+      courses.map((course) =>
+        call(app, {
+          method: 'POST',
+          url: `/api/v1/classrooms/${room}/courses/${course}/translate`,
+          headers: other.headers,
+          payload: { target_language: 'de' },
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([200, ...Array.from({ length: 11 }, () => 402)]);
+    expect(await usageCount(app, other.company.uuid)).toBe(1);
+  });
+
+  it('a translation the provider fails gives its use back', async () => {
+    const other = await createSignedInUser(app, { plan: 'free' });
+    const room = other.company.classrooms[0]!.uuid;
+    const course = await seedTranslatableCourse(app, {
+      companyUuid: other.company.uuid,
+      classroomUuid: room,
+      days: 1,
+    });
+    const translateIt = () =>
+      call(app, {
+        method: 'POST',
+        url: `/api/v1/classrooms/${room}/courses/${course}/translate`,
+        headers: other.headers,
+        payload: { target_language: 'de' },
+      });
+    fake.onChat(() => ({ status: 400, body: { error: { message: 'no' } } }));
+    const failed = await translateIt();
+    expect(failed.statusCode).toBe(502);
+    expect(await usageCount(app, other.company.uuid)).toBe(0);
+    fake.onChat(translating('[de]'));
+    const again = await translateIt();
+    expect(again.statusCode).toBe(200);
+    expect(await usageCount(app, other.company.uuid)).toBe(1);
+  });
 });

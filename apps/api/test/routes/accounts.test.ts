@@ -11,7 +11,15 @@ import {
 } from '../helper.ts';
 import type { TestApp } from '../helper.ts';
 import { linkTokenIn, mailsTo } from '../fixtures/accounts.ts';
-import { bearer, login, me, nextIp, signInWithCode, twoFactorToken } from '../fixtures/auth.ts';
+import {
+  bearer,
+  login,
+  me,
+  nextIp,
+  refresh,
+  signInWithCode,
+  twoFactorToken,
+} from '../fixtures/auth.ts';
 
 // Issue 17: password reset by e-mail, 2FA recovery codes, profile, password and sessions.
 
@@ -435,5 +443,50 @@ describe('account settings', () => {
       headers: bearer(session.access_token),
     });
     expect(qr.statusCode).toBe(200);
+  });
+
+  it('after a 2FA reset the sign-in may only set 2FA up again (issue 30)', async () => {
+    const company = await createCompany(app);
+    const user = await createUser(app, company);
+    const session = await signIn(app, user);
+    app.testClock.advance(31_000);
+    const reset = await call(app, {
+      method: 'POST',
+      url: '/api/v1/users/me/2fa/reset',
+      headers: bearer(session.access_token),
+      payload: { code: totpCode(app) },
+    });
+    expect(reset.statusCode).toBe(200);
+    // The same access token no longer reads the company's data...
+    const learners = await call(app, {
+      method: 'GET',
+      url: '/api/v1/learners',
+      headers: bearer(session.access_token),
+    });
+    expect(learners.statusCode).toBe(403);
+    expect(learners.json.error.code).toBe('TWO_FACTOR_REQUIRED');
+    // ...its refresh token mints nothing...
+    expect((await refresh(app, session.refresh_token)).statusCode).toBe(401);
+    // ...and it still reaches the setup, whose verify starts a full sign-in again.
+    expect((await me(app, session.access_token)).statusCode).toBe(200);
+    const qr = await call(app, {
+      method: 'GET',
+      url: '/api/v1/users/2fa-qrcode',
+      headers: bearer(session.access_token),
+    });
+    const secret: string = qr.json.data.secret;
+    const verified = await call(app, {
+      method: 'POST',
+      url: '/api/v1/users/2fa-verify/',
+      headers: bearer(session.access_token),
+      payload: { code: [totpCode(app, secret), totpCode(app, secret, 1)] },
+    });
+    expect(verified.statusCode).toBe(200);
+    const again = await call(app, {
+      method: 'GET',
+      url: '/api/v1/learners',
+      headers: bearer(verified.json.data.access_token),
+    });
+    expect(again.statusCode).toBe(200);
   });
 });

@@ -174,6 +174,51 @@ describe('invitations', () => {
     expect((await invite(headers, 'twice@example.test')).statusCode).toBe(201);
     expect((await invite(headers, 'twice@example.test')).statusCode).toBe(409);
   });
+
+  it('12 acceptances of one invitation at once: one account, the others a clear refusal (issue 30)', async () => {
+    const { headers } = await team();
+    expect((await invite(headers, 'race@example.test')).statusCode).toBe(201);
+    const token = await linkTokenIn(app, 'race@example.test');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => accept(token)));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    // Those that met the spent invitation say so (409); those that came after its commit find
+    // the link used (400 INVALID_LINK). Never a 500.
+    for (const answer of answers.filter((one) => one.statusCode !== 201)) {
+      expect([
+        'This invitation has already been accepted: sign in instead.',
+        'This link is invalid, was already used or has expired. Ask for a new one.',
+      ]).toContain(answer.json.error.message);
+    }
+    const users = await app.db
+      .selectFrom('users')
+      .select('uuid')
+      .where('email', '=', 'race@example.test')
+      .execute();
+    expect(users).toHaveLength(1);
+  });
+
+  it('one e-mail invited by two companies, accepted at once: one account, the other 422 (issue 30)', async () => {
+    const first = await team();
+    const second = await team();
+    const email = 'wanted@example.test';
+    expect((await invite(first.headers, email)).statusCode).toBe(201);
+    expect((await invite(second.headers, email)).statusCode).toBe(201);
+    const mails = await mailsTo(app, email);
+    const tokens = mails.map((mail) => /token=([\w-]+)/.exec(mail.text)?.[1] ?? '');
+    expect(tokens.every((token) => token !== '')).toBe(true);
+    const answers = await Promise.all(tokens.map((token) => accept(token)));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 422]);
+    const loser = answers.find((answer) => answer.statusCode === 422)!;
+    expect(loser.json.error.errors).toEqual({ email: ['The email has already been taken.'] });
+    const accepted = await app.db
+      .selectFrom('invitations')
+      .select('accepted_at')
+      .where('email', '=', email)
+      .execute();
+    // The losing invitation is not spent: it stays pending.
+    expect(accepted.filter((row) => row.accepted_at !== null)).toHaveLength(1);
+  });
 });
 
 describe('roles and deactivation', () => {

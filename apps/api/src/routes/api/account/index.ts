@@ -47,6 +47,7 @@ import {
   lockedFor,
   recordFailure,
 } from '../../../lib/rate-limit.ts';
+import { demoteFamilyToFirstStep } from '../../../lib/tokens.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { spendTotpCode, tooManyAttempts } from '../auth/shared.ts';
 import { loadUser } from '../auth/user-resource.ts';
@@ -371,6 +372,9 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       await requireFreshCode(app, request, reply, user, request.body.code);
       await resetTwoFactor(app, user.uuid);
       await endSessions(app, user.uuid, auth.familyUuid);
+      // This sign-in goes back to its first step: its tokens open only the 2FA setup, and its
+      // refresh token no longer mints full tokens (the setup's verify starts a new sign-in).
+      await demoteFamilyToFirstStep(app, auth.familyUuid);
       await auditSelf(request, user, 'two_factor.reset');
       return { data: await loadUser(app.db, user.uuid) };
     },

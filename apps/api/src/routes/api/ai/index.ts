@@ -30,25 +30,27 @@ import { runHelpers } from '../../../ai/helpers.ts';
 import {
   contentProblems,
   documentBlocks,
-  recordUsage,
   registerAiRuntime,
+  reserveAiUse,
 } from '../../../ai/import-course.ts';
-import { AI_IMPORT_KIND, serializeAiImportJob } from '../../../ai/import-job.ts';
+import { serializeAiImportJob } from '../../../ai/import-job.ts';
+import { AI_IMPORT_KIND, assertAiImportWithinPlan } from '../../../ai/plan.ts';
 import type { TAiImportJobOptions } from '../../../ai/import-job.ts';
 import { createAiProvider } from '../../../ai/provider.ts';
+import type { TAiProvider } from '../../../ai/provider.ts';
 import { withProviderErrors } from '../../../ai/provider-errors.ts';
 import { resolveAiSettings } from '../../../ai/settings.ts';
 import type { TAiSettingsInput } from '../../../ai/settings.ts';
 import { translateLessons } from '../../../ai/translate.ts';
 import { readImportForm, removeUpload } from '../../../ai/upload.ts';
 import type { TImportUpload } from '../../../ai/upload.ts';
-import { cancelJob, enqueueJob } from '../../../jobs/queue.ts';
+import { cancelJob, enqueueJob, wakeJobRunners } from '../../../jobs/queue.ts';
 import { isoNow } from '../../../lib/clock.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
 import { syncCourseDelivery } from '../../../delivery/enrolment.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
-import { assertWithinPlan } from '../../../lib/plan-limits.ts';
-import { countLessonDays, monthBounds, usageOf } from '../../../lib/usage.ts';
+import { withCompanyLock } from '../../../lib/company-lock.ts';
+import type { CoursesTable } from '../../../db/types.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
@@ -64,6 +66,19 @@ import {
 // job: ai/import-job.ts), and a course's lessons translated into another language.
 
 const TAGS = ['ai'];
+
+/** A translation the plan has allowed: the course as read, what to translate and into what. */
+type TTranslation = {
+  provider: TAiProvider;
+  course: Awaited<ReturnType<typeof loadCourse>>;
+  row: CoursesTable;
+  source: Awaited<ReturnType<typeof loadCourse>>['lessons'];
+  primary: TLocale;
+  target: TLocale;
+  model: z.output<typeof ZAiTranslateRequestSchema>['model'];
+  inScope: (day: number) => boolean;
+  now: Date;
+};
 const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
 
 export type AiRoutesOptions = {
@@ -176,10 +191,10 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       const companyUuid = user.company_uuid;
       const { classroomUuid } = request.params;
       await findClassroom(app.db, companyUuid, classroomUuid);
-      // The plan is checked before the upload is read, so a 700 MB file is not stored for nothing.
+      // The plan is checked before the upload is read, so a 700 MB file is not stored for nothing
+      // (lessons count once the fields are read), and again under the lock when queueing.
       const now = app.clock.now();
-      const used = await usageOf(app.db, companyUuid, 'a-i-transformer', now);
-      await assertWithinPlan(app.db, companyUuid, 'a-i-transformer', used + 1);
+      await assertAiImportWithinPlan(app.db, companyUuid, { now, lessons: 0, countPending: true });
 
       const form = isMultipart(request)
         ? await readImportForm(request, { dir: uploadDir, maxBytes: settings.maxUploadBytes })
@@ -194,13 +209,6 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
         const fields = parsed.data;
         const upload = form.file;
 
-        const lessonsUsed = await countLessonDays(app.db, companyUuid, monthBounds(now));
-        await assertWithinPlan(
-          app.db,
-          companyUuid,
-          'lessons',
-          lessonsUsed + fields.number_of_lessons,
-        );
         if (!isDocumentType(upload.type) && !provider) {
           throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
         }
@@ -216,19 +224,25 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
           generator,
           language,
         };
-        const job = await enqueueJob(
-          app.db,
-          {
-            uuid,
-            company_uuid: companyUuid,
-            user_uuid: user.uuid,
-            kind: AI_IMPORT_KIND,
-            total_rows: 100,
-            input_path: path.relative(app.dataDir, input.path),
-            options: JSON.stringify(options),
-          },
-          isoNow(app.clock),
-        );
+        const job = await withCompanyLock(app, companyUuid, async (trx) => {
+          const lessons = fields.number_of_lessons;
+          await assertAiImportWithinPlan(trx, companyUuid, { now, lessons, countPending: true });
+          return enqueueJob(
+            trx,
+            {
+              uuid,
+              company_uuid: companyUuid,
+              user_uuid: user.uuid,
+              kind: AI_IMPORT_KIND,
+              total_rows: 100,
+              input_path: path.relative(app.dataDir, input.path),
+              options: JSON.stringify(options),
+            },
+            isoNow(app.clock),
+          );
+        });
+        // The job is visible once the transaction has committed.
+        wakeJobRunners(app.db);
         request.log.info(
           { job: job.uuid, bytes: upload.bytes, type: upload.type },
           'AI import queued',
@@ -340,59 +354,23 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       }
       if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiNotConfigured);
       const now = app.clock.now();
-      const used = await usageOf(app.db, companyUuid, 'a-i-translator', now);
-      await assertWithinPlan(app.db, companyUuid, 'a-i-translator', used + 1);
-
-      const translated = await withProviderErrors(
-        () =>
-          translateLessons(provider, {
-            lessons: source,
-            from: primary as TLocale,
-            to: target,
-            model,
-          }),
-        true,
-      );
-      // A published course must stay publishable: an unusable translation is not stored.
-      if (row.status !== 'draft') {
-        const draft = { ...course, lessons: [...course.lessons, ...translated] };
-        const broken = publishCheck(toPublishCourse(draft), { now }).some((problem) =>
-          problem.path.startsWith('lessons'),
-        );
-        if (broken) throw new AppError('AI_PROVIDER_ERROR', MESSAGES.aiInvalidResponse);
+      const use = await reserveAiUse(app, companyUuid, 'a-i-translator', now);
+      try {
+        await storeTranslation({
+          provider,
+          course,
+          row,
+          target,
+          model,
+          inScope,
+          now,
+          source,
+          primary: primary as TLocale,
+        });
+      } catch (error) {
+        await use.release();
+        throw error;
       }
-
-      const nowIso = now.toISOString();
-      await app.db.transaction().execute(async (trx) => {
-        const languages = course.languages.map(
-          ({ short_name: shortName, is_primary: isPrimary }) => ({
-            short_name: shortName as TLocale,
-            is_primary: isPrimary,
-          }),
-        );
-        if (!languages.some((language) => language.short_name === target)) {
-          languages.push({ short_name: target, is_primary: false });
-        }
-        const kept: TLessonInput[] = course.lessons
-          .filter((lesson) => lesson.language !== target || !inScope(lesson.day))
-          .map(({ uuid: _uuid, ...lesson }) => ({
-            ...lesson,
-            language: lesson.language as TLocale,
-          }));
-        // Stored as the course routes store lessons; a lesson failing a rule is listed in problems.
-        await replaceCourseContent(
-          trx,
-          course.uuid,
-          { languages, lessons: [...kept, ...translated] as TLesson[] },
-          nowIso,
-        );
-        await trx
-          .updateTable('courses')
-          .set({ updated_at: nowIso })
-          .where('uuid', '=', course.uuid)
-          .execute();
-        await recordUsage(trx, companyUuid, 'a-i-translator', nowIso);
-      });
       await syncCourseDelivery(app, course.uuid);
       const result = await loadCourse(app.db, course.uuid);
       return {
@@ -405,4 +383,52 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       };
     },
   );
+
+  /** Translates the source lessons and stores them with the target language, in one transaction. */
+  const storeTranslation = async (job: TTranslation) => {
+    const { provider: ai, course, row, target, model, inScope, now, source, primary } = job;
+    const translated = await withProviderErrors(
+      () => translateLessons(ai, { lessons: source, from: primary, to: target, model }),
+      true,
+    );
+    // A published course must stay publishable: an unusable translation is not stored.
+    if (row.status !== 'draft') {
+      const draft = { ...course, lessons: [...course.lessons, ...translated] };
+      const broken = publishCheck(toPublishCourse(draft), { now }).some((problem) =>
+        problem.path.startsWith('lessons'),
+      );
+      if (broken) throw new AppError('AI_PROVIDER_ERROR', MESSAGES.aiInvalidResponse);
+    }
+
+    const nowIso = now.toISOString();
+    await app.db.transaction().execute(async (trx) => {
+      const languages = course.languages.map(
+        ({ short_name: shortName, is_primary: isPrimary }) => ({
+          short_name: shortName as TLocale,
+          is_primary: isPrimary,
+        }),
+      );
+      if (!languages.some((language) => language.short_name === target)) {
+        languages.push({ short_name: target, is_primary: false });
+      }
+      const kept: TLessonInput[] = course.lessons
+        .filter((lesson) => lesson.language !== target || !inScope(lesson.day))
+        .map(({ uuid: _uuid, ...lesson }) => ({
+          ...lesson,
+          language: lesson.language as TLocale,
+        }));
+      // Stored as the course routes store lessons; a lesson failing a rule is listed in problems.
+      await replaceCourseContent(
+        trx,
+        course.uuid,
+        { languages, lessons: [...kept, ...translated] as TLesson[] },
+        nowIso,
+      );
+      await trx
+        .updateTable('courses')
+        .set({ updated_at: nowIso })
+        .where('uuid', '=', course.uuid)
+        .execute();
+    });
+  };
 };

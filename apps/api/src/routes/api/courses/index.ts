@@ -35,8 +35,7 @@ import {
 import type { CoverCheck, UploadedFile } from '../../../lib/images.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { offsetOf, pageRequest, paginated } from '../../../lib/pagination.ts';
-import { assertWithinPlan } from '../../../lib/plan-limits.ts';
-import { channelsInUse, countLessonDays, monthBounds } from '../../../lib/usage.ts';
+import { withCompanyLock } from '../../../lib/company-lock.ts';
 import { isMultipart } from '../../../lib/multipart.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { readCourseForm } from './multipart.ts';
@@ -53,7 +52,12 @@ import {
   replaceCourseContent,
   toCourseListItems,
 } from '../../../courses/courses-repository.ts';
-import { lessonDayStarts } from './usage.ts';
+import {
+  assertLessonDaysFree,
+  assertRestorable,
+  assertSaveWithinPlan,
+  lessonDayStarts,
+} from './usage.ts';
 
 const TAGS = ['courses'];
 const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
@@ -313,18 +317,17 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { classroomUuid, courseUuid } = request.params;
       const source = await findCourse(app.db, user.company_uuid, classroomUuid, courseUuid);
       const starts = await lessonDayStarts(app.db, source.uuid);
-      if (starts.size > 0) {
-        const now = app.clock.now();
-        const used = await countLessonDays(app.db, user.company_uuid, monthBounds(now));
-        await assertWithinPlan(app.db, user.company_uuid, 'lessons', used + starts.size);
-      }
       const uuid = newUuid();
       const now = app.clock.now().toISOString();
       const distribution = parseDistribution(source.distribution);
       const lists = await listUuidsOf(app.db, source.uuid);
       const image = await copyCoverImage(app.files, source.image_path);
       try {
-        await app.db.transaction().execute(async (trx) => {
+        await withCompanyLock(app, user.company_uuid, async (trx) => {
+          // The copy's days are all new this month.
+          if (starts.size > 0) {
+            await assertLessonDaysFree(trx, user.company_uuid, app.clock.now(), starts.size);
+          }
           await insertDraftCourse(
             trx,
             {
@@ -449,11 +452,15 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (course.deleted_at === null) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.courseNotArchived);
       }
-      await app.db
-        .updateTable('courses')
-        .set({ deleted_at: null })
-        .where('uuid', '=', course.uuid)
-        .execute();
+      // An archived course's days and channels count again once it is back (issue 30).
+      await withCompanyLock(app, course.company_uuid, async (trx) => {
+        await assertRestorable(trx, course, app.clock.now());
+        await trx
+          .updateTable('courses')
+          .set({ deleted_at: null })
+          .where('uuid', '=', course.uuid)
+          .execute();
+      });
       return { data: await loadCourse(app.db, course.uuid) };
     },
   );
@@ -557,33 +564,6 @@ const saveFullCourse = async (
   }
   const data = parsed.data;
 
-  // Plan limits (spec §6), on what this save sets.
-  if (data.distribution) {
-    const { channels, exclusion_days: exclusionDays } = data.distribution;
-    if (channels.length > 0) {
-      // The plan counts distinct channels across the company's courses, this one included.
-      const inUse = await channelsInUse(app.db, companyUuid, course.uuid);
-      for (const channel of channels) inUse.add(channel);
-      await assertWithinPlan(app.db, companyUuid, 'distribution-channels', inUse.size);
-    }
-    if (exclusionDays.length > 0) {
-      await assertWithinPlan(app.db, companyUuid, 'exclusion-days', 1);
-    }
-  }
-  const month = monthBounds(now);
-  const since = month.from;
-  const starts = await lessonDayStarts(app.db, course.uuid);
-  const days = [...new Set(data.lessons.map((lesson) => lesson.day))];
-  const newDays = days.filter((day) => !starts.has(day));
-  if (newDays.length > 0) {
-    const others = await countLessonDays(app.db, companyUuid, {
-      ...month,
-      excludeCourseUuid: course.uuid,
-    });
-    const thisMonth = days.filter((day) => (starts.get(day) ?? since) >= since).length;
-    await assertWithinPlan(app.db, companyUuid, 'lessons', others + thisMonth);
-  }
-
   const status = data.status ?? course.status;
   const scheduledAt =
     status === 'scheduled'
@@ -594,7 +574,8 @@ const saveFullCourse = async (
         ? null
         : course.scheduled_at;
   const nowIso = now.toISOString();
-  await app.db.transaction().execute(async (trx) => {
+  await withCompanyLock(app, companyUuid, async (trx) => {
+    await assertSaveWithinPlan(trx, { companyUuid, course, data, now });
     await trx
       .updateTable('courses')
       .set({

@@ -18,6 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
+import type { Db } from '../../../db/index.ts';
 import {
   reachabilityOf,
   serializeLearner,
@@ -31,7 +32,6 @@ import {
 } from '../../../learners/learners-lists-repository.ts';
 import {
   assertEmailFree,
-  countActiveLearners,
   deleteLearner,
   findLearner,
   insertLearner,
@@ -44,7 +44,9 @@ import {
 import { AppError, validationError } from '../../../lib/app-error.ts';
 import { isoNow } from '../../../lib/clock.ts';
 import { pageRequest, paginated } from '../../../lib/pagination.ts';
+import { withCompanyLock } from '../../../lib/company-lock.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
+import { usageOf } from '../../../lib/usage.ts';
 import { authOf } from '../../../plugins/auth.ts';
 
 const tags = ['learners'];
@@ -54,15 +56,22 @@ const listParams = z.object({ listUuid: ZUuidSchema });
 const companyOf = (request: FastifyRequest): string => authOf(request).user.company_uuid;
 
 export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** 402 when one more learner would pass the plan; run under the company's lock. */
+  const assertLearnerSeat = async (trx: Db, companyUuid: string) => {
+    const current = await usageOf(trx, companyUuid, 'learners', app.clock.now());
+    await assertWithinPlan(trx, companyUuid, 'learners', current + 1);
+  };
+
   const createLearner = async (companyUuid: string, body: TLearnerInput, listUuid?: string) => {
     if (listUuid) await findList(app.db, companyUuid, listUuid);
     await assertEmailFree(app.db, companyUuid, body.email);
-    const current = await countActiveLearners(app.db, companyUuid);
-    await assertWithinPlan(app.db, companyUuid, 'learners', current + 1);
     // `channel_name` is accepted and ignored.
     const row = learnerRow(companyUuid, body, { created_at: isoNow(app.clock) });
     try {
-      await insertLearner(app.db, row, listUuid);
+      await withCompanyLock(app, companyUuid, async (trx) => {
+        await assertLearnerSeat(trx, companyUuid);
+        await insertLearner(trx, row, listUuid);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw validationError({ email: [MESSAGES.emailTaken] });
       throw error;
@@ -274,9 +283,10 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (row.deleted_at === null) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.learnerNotArchived);
       }
-      const current = await countActiveLearners(app.db, companyUuid);
-      await assertWithinPlan(app.db, companyUuid, 'learners', current + 1);
-      const changes = await setLearnerArchived(app.db, row, false, isoNow(app.clock));
+      const changes = await withCompanyLock(app, companyUuid, async (trx) => {
+        await assertLearnerSeat(trx, companyUuid);
+        return setLearnerArchived(trx, row, false, isoNow(app.clock));
+      });
       return { data: await serializeLearner(app.db, { ...row, ...changes }) };
     },
   );

@@ -31,10 +31,12 @@ import {
   listInvitations,
   listMembers,
   revokeInvitation,
+  setInvitationUser,
   updateKeepingAnAdministrator,
   updateMember,
 } from '../../../accounts/team-repository.ts';
 import { findUserByEmail, localeOf, resetTwoFactor } from '../../../accounts/users-repository.ts';
+import type { Db } from '../../../db/index.ts';
 import type { UsersTable } from '../../../db/types.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
@@ -42,7 +44,9 @@ import { isoNow } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { sendMail } from '../../../lib/mail.ts';
 import { pageRequest, paginated } from '../../../lib/pagination.ts';
+import { isUniqueViolation } from '../../../learners/learners-repository.ts';
 import { hashPassword } from '../../../lib/passwords.ts';
+import { withCompanyLock } from '../../../lib/company-lock.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import { lockedFor, recordFailure } from '../../../lib/rate-limit.ts';
 import { issueTokenPair } from '../../../lib/tokens.ts';
@@ -67,10 +71,26 @@ const adminOf = (request: FastifyRequest): UsersTable => {
 const actorOf = (user: UsersTable) => ({ uuid: user.uuid, email: user.email });
 
 export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** 402 when one more seat would pass the plan's creator-seats. */
-  const assertSeatFree = async (companyUuid: string) => {
-    const used = await usageOf(app.db, companyUuid, 'creator-seats', app.clock.now());
-    await assertWithinPlan(app.db, companyUuid, 'creator-seats', used + 1);
+  /** 402 when one more seat would pass the plan's creator-seats; run under the company's lock. */
+  const assertSeatFree = async (trx: Db, companyUuid: string) => {
+    const used = await usageOf(trx, companyUuid, 'creator-seats', app.clock.now());
+    await assertWithinPlan(trx, companyUuid, 'creator-seats', used + 1);
+  };
+
+  /**
+   * Changes a member's role or deactivates them only if another active administrator remains,
+   * under the company's lock: two administrators demoting each other at once left companies on
+   * Postgres with none (each statement counted the other before either committed).
+   */
+  const changeKeepingAnAdministrator = async (
+    companyUuid: string,
+    uuid: string,
+    change: { is_admin?: number; deactivated_at?: string },
+  ) => {
+    const kept = await withCompanyLock(app, companyUuid, (trx) =>
+      updateKeepingAnAdministrator({ db: trx, clock: app.clock }, companyUuid, uuid, change),
+    );
+    if (!kept) throw new AppError('LAST_ADMINISTRATOR', MESSAGES.lastAdministrator);
   };
 
   const memberOr404 = async (companyUuid: string, uuid: string): Promise<TTeamMember> => {
@@ -110,10 +130,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const { role } = request.body;
       if (member.role !== role) {
         if (role === 'creator') {
-          const kept = await updateKeepingAnAdministrator(app, admin.company_uuid, member.uuid, {
-            is_admin: 0,
-          });
-          if (!kept) throw new AppError('LAST_ADMINISTRATOR', MESSAGES.lastAdministrator);
+          await changeKeepingAnAdministrator(admin.company_uuid, member.uuid, { is_admin: 0 });
         } else {
           await updateMember(app, admin.company_uuid, member.uuid, { is_admin: 1 });
         }
@@ -151,10 +168,9 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       if (member.deactivated_at) throw new AppError('CONFLICT', MESSAGES.memberDeactivated);
       const now = isoNow(app.clock);
       if (member.role === 'admin') {
-        const kept = await updateKeepingAnAdministrator(app, admin.company_uuid, member.uuid, {
+        await changeKeepingAnAdministrator(admin.company_uuid, member.uuid, {
           deactivated_at: now,
         });
-        if (!kept) throw new AppError('LAST_ADMINISTRATOR', MESSAGES.lastAdministrator);
       } else {
         await updateMember(app, admin.company_uuid, member.uuid, { deactivated_at: now });
       }
@@ -190,8 +206,12 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const admin = adminOf(request);
       const member = await memberOr404(admin.company_uuid, request.params.uuid);
       if (!member.deactivated_at) throw new AppError('CONFLICT', MESSAGES.memberNotDeactivated);
-      await assertSeatFree(admin.company_uuid);
-      await updateMember(app, admin.company_uuid, member.uuid, { deactivated_at: null });
+      await withCompanyLock(app, admin.company_uuid, async (trx) => {
+        await assertSeatFree(trx, admin.company_uuid);
+        await updateMember({ db: trx, clock: app.clock }, admin.company_uuid, member.uuid, {
+          deactivated_at: null,
+        });
+      });
       await recordAudit(app, {
         companyUuid: admin.company_uuid,
         actor: actorOf(admin),
@@ -261,15 +281,18 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       if (await findUserByEmail(app, email)) {
         throw validationError({ email: [MESSAGES.emailTaken] });
       }
-      if (await findPendingInvitation(app, admin.company_uuid, { email })) {
-        throw new AppError('CONFLICT', MESSAGES.invitationPending);
-      }
-      await assertSeatFree(admin.company_uuid);
-      const { token, uuid } = await createInvitation(app, {
-        companyUuid: admin.company_uuid,
-        email,
-        role,
-        invitedBy: admin.uuid,
+      const { token, uuid } = await withCompanyLock(app, admin.company_uuid, async (trx) => {
+        const locked = { db: trx, clock: app.clock };
+        if (await findPendingInvitation(locked, admin.company_uuid, { email })) {
+          throw new AppError('CONFLICT', MESSAGES.invitationPending);
+        }
+        await assertSeatFree(trx, admin.company_uuid);
+        return createInvitation(locked, {
+          companyUuid: admin.company_uuid,
+          email,
+          role,
+          invitedBy: admin.uuid,
+        });
       });
       const company = await app.db
         .selectFrom('companies')
@@ -398,36 +421,44 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       if (wait !== null || !invitation) throw tooManyAttempts(reply, wait ?? 60);
       const problem = passwordProblem(request.body.password, invitation.email);
       if (problem) throw validationError({ password: [problem] });
-      if (await findUserByEmail(app, invitation.email)) {
-        throw validationError({ email: [MESSAGES.emailTaken] });
-      }
       const now = isoNow(app.clock);
       const userUuid = newUuid();
       const passwordHash = await hashPassword(request.body.password);
-      await app.db
-        .insertInto('users')
-        .values({
-          uuid: userUuid,
-          company_uuid: invitation.company_uuid,
-          email: invitation.email,
-          password_hash: passwordHash,
-          first_name: request.body.first_name,
-          last_name: request.body.last_name,
-          avatar: null,
-          locale: requestLanguage(request),
-          is_admin: invitation.role === 'admin' ? 1 : 0,
-          is_2fa_enabled: 0,
-          totp_secret: null,
-          totp_pending_secret: null,
-          totp_last_step: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      if (!(await acceptInvitation(app, invitation.uuid, userUuid))) {
-        await app.db.deleteFrom('users').where('uuid', '=', userUuid).execute();
-        throw new AppError('INVALID_LINK', MESSAGES.linkInvalid);
-      }
+      // The invitation is spent and the account made in one transaction: of two acceptances at
+      // once only one spends it (the other answers 409), and an e-mail that got an account
+      // meanwhile (another company's invitation, accepted first) answers 422 and spends nothing.
+      await app.db.transaction().execute(async (trx) => {
+        const locked = { db: trx, clock: app.clock };
+        if (!(await acceptInvitation(locked, invitation.uuid))) {
+          throw new AppError('CONFLICT', MESSAGES.invitationAccepted);
+        }
+        try {
+          await trx
+            .insertInto('users')
+            .values({
+              uuid: userUuid,
+              company_uuid: invitation.company_uuid,
+              email: invitation.email,
+              password_hash: passwordHash,
+              first_name: request.body.first_name,
+              last_name: request.body.last_name,
+              avatar: null,
+              locale: requestLanguage(request),
+              is_admin: invitation.role === 'admin' ? 1 : 0,
+              is_2fa_enabled: 0,
+              totp_secret: null,
+              totp_pending_secret: null,
+              totp_last_step: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+        } catch (error) {
+          if (isUniqueViolation(error)) throw validationError({ email: [MESSAGES.emailTaken] });
+          throw error;
+        }
+        await setInvitationUser(locked, invitation.uuid, userUuid);
+      });
       await recordAudit(app, {
         companyUuid: invitation.company_uuid,
         actor: { uuid: userUuid, email: invitation.email },
