@@ -29,6 +29,7 @@ export const IMPORT_MAX_RECORD_BYTES = 64 * 1024;
 
 export * from './import-columns.ts';
 export * from './import-rows.ts';
+export * from './import-phone.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The import job as the API returns it.

@@ -1,8 +1,11 @@
-import { fillMessage, MESSAGES } from '@ccp/schemas';
+import { readFileSync } from 'node:fs';
+
+import { MESSAGES } from '@ccp/schemas';
+import type { TImportJob } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
 import { importFile, uploadImport } from '../fixtures/imports.ts';
-import { buildTestApp, createSignedInUser } from '../helper.ts';
+import { buildTestApp, call, createSignedInUser } from '../helper.ts';
 
 // Issue 14: three exports from the wild, none written for CCP. Each imports with at most the
 // defaults the upload page offers (a channel, a language, a country); without them the first two
@@ -35,9 +38,8 @@ describe('imports of real-world exports', async () => {
     for (const content of [GOOGLE, OUTLOOK]) {
       const upload = await uploadImport(app, headers, { name: 'contacts.csv', content });
       expect(upload.statusCode).toBe(422);
-      expect(upload.json.error.errors.file).toEqual([
-        fillMessage(MESSAGES.importColumnsMissing, { columns: 'channels' }),
-      ]);
+      // Issue 26: the message names the fix, a default channel for the file.
+      expect(upload.json.error.errors.file).toEqual([MESSAGES.importChannelsColumnMissing]);
     }
   });
 
@@ -105,5 +107,107 @@ describe('imports of real-world exports', async () => {
       default_channels: [MESSAGES.channelUnknown],
       default_locale: [MESSAGES.localeInvalid],
     });
+  });
+});
+
+// Issue 26: exports made the way each tool makes them (test/imports/real-world/), each imported
+// with at most the mapping step's defaults. Every stored phone is the learner's own number, or
+// the row is reported with a reason naming the fix. The CLI's dry run reads the same files
+// (tests/integration/cli-import-real-world.test.ts).
+
+const REAL_WORLD = new URL('./real-world/', import.meta.url);
+const realWorldFile = (name: string) => ({
+  name,
+  content: readFileSync(new URL(name, REAL_WORLD)),
+});
+
+type TApp = Awaited<ReturnType<typeof buildTestApp>>;
+
+const storedLearners = async (app: TApp, companyUuid: string) =>
+  (
+    await app.db
+      .selectFrom('learners')
+      .select(['first_name', 'last_name', 'email', 'phone', 'locale', 'channels'])
+      .where('company_uuid', '=', companyUuid)
+      .execute()
+  ).sort((a, b) => a.first_name.localeCompare(b.first_name));
+
+const reportOf = async (app: TApp, headers: Record<string, string>, job: TImportJob) =>
+  job.error_report_url
+    ? (await call(app, { method: 'GET', url: job.error_report_url, headers })).rawPayload
+    : Buffer.alloc(0);
+
+describe('real exports: phones (issue 26)', async () => {
+  const app = await buildTestApp();
+
+  it('Google Contacts with Irish and Italian numbers: none is rewritten to the default country', async () => {
+    const { company, headers } = await createSignedInUser(app);
+    const job = await importFile(app, headers, realWorldFile('google-contacts.csv'), {
+      default_channels: 'whatsapp,slack',
+      default_locale: 'en',
+    });
+    expect(job).toMatchObject({ status: 'completed', created: 3, failed: 1 });
+    expect(await storedLearners(app, company.uuid)).toEqual([
+      {
+        first_name: 'Anna',
+        last_name: 'Verdi',
+        email: 'anna.verdi@example.it',
+        phone: '+393475550101',
+        locale: 'en',
+        channels: '["whatsapp","slack"]',
+      },
+      // Phone 1 is a work landline: the mobile of Phone 2 (the first of its " ::: " values) is
+      // taken, read as Irish by the row's Address 1 - Country.
+      {
+        first_name: 'Aoife',
+        last_name: 'Byrne',
+        email: 'aoife.byrne@example.ie',
+        phone: '+353875550123',
+        locale: 'en',
+        channels: '["whatsapp","slack"]',
+      },
+      // A landline only: stored (it is the learner's number), and the preview warns for WhatsApp.
+      {
+        first_name: 'Luca',
+        last_name: 'Neri',
+        email: 'luca.neri@example.it',
+        phone: '+390212345678',
+        locale: 'en',
+        channels: '["whatsapp","slack"]',
+      },
+    ]);
+    // 087 555 0199 is an Irish mobile and an Italian landline: reported, never stored as +39.
+    expect((await reportOf(app, headers, job)).toString('utf8')).toContain(
+      '3,"phone: The phone 087 555 0199 can be read as +39 0875 550199 (IT) · +353 87 555 0199 (IE). Choose the country of national numbers (or map a country column), or write the number with its international prefix.",Seán,,Ó Briain,',
+    );
+  });
+
+  it('an .xlsx with phones typed as numbers: the lost + is recognised only when unambiguous', async () => {
+    const { company, headers } = await createSignedInUser(app);
+    const job = await importFile(app, headers, realWorldFile('excel-numbers.xlsx'));
+    expect(job).toMatchObject({ status: 'completed', created: 2, failed: 1 });
+    expect(await storedLearners(app, company.uuid)).toEqual([
+      {
+        first_name: 'Mario',
+        last_name: 'Rossi',
+        email: null,
+        phone: '+393331234567',
+        locale: 'it',
+        channels: '["whatsapp"]',
+      },
+      // 353861234567 is not +39 353 861 2345 67 (an Italian voicemail number).
+      {
+        first_name: 'Siobhán',
+        last_name: 'Kelly',
+        email: 'siobhan.kelly@example.ie',
+        phone: '+353861234567',
+        locale: 'en',
+        channels: '["whatsapp"]',
+      },
+    ]);
+    // A Rome landline that lost its leading 0 in the spreadsheet is no number: reported.
+    expect((await reportOf(app, headers, job)).toString('utf8')).toContain(
+      '4,"phone: The phone 612345678 is not a valid number of IT. Write it with its international prefix (+…), or choose the country of national numbers.",Chiara,Russo,',
+    );
   });
 });
