@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   ImportFileError,
   countCsvRecords,
-  detectDelimiter,
+  sniffCsv,
   readRows,
 } from '../../src/imports/reader.ts';
 import type { CsvDelimiter } from '../../src/imports/reader.ts';
@@ -120,6 +120,6 @@ describe('the CSV reader and the byte count', () => {
     ['"x;y;z",b,c\n', ','],
     ['single\n', ','],
   ])('detects the delimiter of %j', async (content, delimiter) => {
-    expect(await detectDelimiter(file(content))).toBe(delimiter);
+    expect((await sniffCsv(file(content))).delimiter).toBe(delimiter);
   });
 });

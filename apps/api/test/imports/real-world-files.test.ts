@@ -211,3 +211,102 @@ describe('real exports: phones (issue 26)', async () => {
     );
   });
 });
+
+describe('real exports: encodings (issue 26)', async () => {
+  const app = await buildTestApp();
+
+  it('a German Excel CSV in Windows-1252: accents survive to the database and back in the report', async () => {
+    const { company, headers } = await createSignedInUser(app);
+    const file = realWorldFile('excel-de-windows-1252.csv');
+    const job = await importFile(app, headers, file, { default_country: 'DE' });
+    expect(job).toMatchObject({ status: 'completed', created: 2, failed: 1 });
+    expect(await storedLearners(app, company.uuid)).toEqual([
+      {
+        first_name: 'Bärbel',
+        last_name: 'Schäfer',
+        email: 'baerbel.schaefer@example.de',
+        phone: '+491605550123',
+        locale: 'en',
+        channels: '["ms-teams"]',
+      },
+      {
+        first_name: 'Jürgen',
+        last_name: 'Weiß',
+        email: 'juergen.weiss@example.de',
+        phone: '+4915155506210',
+        locale: 'de',
+        channels: '["whatsapp"]',
+      },
+    ]);
+    const report = await call(app, { method: 'GET', url: job.error_report_url!, headers });
+    expect(report.headers['content-type']).toBe('text/csv; charset=windows-1252');
+    // The failed row is the file's own bytes (Windows-1252, ";"), after its line and reason.
+    const sourceRow = file.content.subarray(
+      file.content.lastIndexOf('J\xf6rg', undefined, 'latin1'),
+    );
+    expect(report.rawPayload.subarray(report.rawPayload.length - sourceRow.length)).toEqual(
+      sourceRow,
+    );
+    expect(report.rawPayload.toString('latin1')).toContain(
+      '4;phone: The phone 0160 555 is not a valid number of DE.',
+    );
+    // The report goes back in as it is (line and errors are ignored) and still reads Jörg.
+    const again = await importFile(
+      app,
+      headers,
+      { name: 'report.csv', content: report.rawPayload },
+      { default_country: 'DE' },
+    );
+    expect(again).toMatchObject({ total_rows: 1, failed: 1 });
+    const secondReport = await call(app, { method: 'GET', url: again.error_report_url!, headers });
+    expect(secondReport.rawPayload.toString('latin1')).toContain(';Jörg;Müller;;0160 555;');
+  });
+
+  it('a UTF-16 export of PowerShell (Active Directory): read, not refused as "not a CSV"', async () => {
+    const { company, headers } = await createSignedInUser(app);
+    const job = await importFile(app, headers, realWorldFile('active-directory-utf16.csv'), {
+      default_channels: 'ms-teams,whatsapp',
+    });
+    expect(job).toMatchObject({ status: 'completed', created: 2, failed: 0 });
+    expect(await storedLearners(app, company.uuid)).toEqual([
+      {
+        first_name: 'Matteo',
+        last_name: "D'Angelo",
+        email: 'matteo.dangelo@example.it',
+        phone: '+393475550177',
+        locale: 'it',
+        channels: '["ms-teams","whatsapp"]',
+      },
+      // Its national mobile is read as Irish by the row's country column (c).
+      {
+        first_name: 'Zoë',
+        last_name: 'Ní Bhriain',
+        email: 'zoe.nibhriain@example.ie',
+        phone: '+353875550144',
+        locale: 'en',
+        channels: '["ms-teams","whatsapp"]',
+      },
+    ]);
+  });
+
+  it('names an error report after any upload name (RFC 6266 filename*)', async () => {
+    const { headers } = await createSignedInUser(app);
+    const content = 'first_name,last_name,email,channels\nAda,L0velace,ada@example.test,slack\n';
+    for (const [name, disposition] of [
+      [
+        '学習者リスト.csv',
+        `attachment; filename="______-errors.csv"; filename*=UTF-8''${encodeURIComponent('学習者リスト-errors.csv')}`,
+      ],
+      [
+        'Ученики.csv',
+        `attachment; filename="_______-errors.csv"; filename*=UTF-8''${encodeURIComponent('Ученики-errors.csv')}`,
+      ],
+      ['learners.csv', 'attachment; filename="learners-errors.csv"'],
+    ] as const) {
+      const job = await importFile(app, headers, { name, content });
+      const report = await call(app, { method: 'GET', url: job.error_report_url!, headers });
+      expect(report.statusCode).toBe(200);
+      expect(report.headers['content-disposition']).toBe(disposition);
+    }
+  });
+});

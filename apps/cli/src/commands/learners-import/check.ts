@@ -3,20 +3,23 @@ import type { WriteStream } from 'node:fs';
 
 import {
   BULK_IMPORT_MAX_LEARNERS,
+  CsvBrokenError,
   MESSAGES,
   checkImportRow,
+  encodeImportText,
+  importReportBom,
   fillMessage,
   importRowKey,
   matchImportHeader,
 } from '@ccp/schemas';
 import type {
   TImportColumnOverrides,
+  TImportEncoding,
   TImportHeader,
   TImportRowCheckOptions,
   TImportRowOptions,
 } from '@ccp/schemas';
 
-import { CsvBrokenError } from '../../lib/csv-reader.ts';
 import type { CsvDelimiter } from '../../lib/csv-reader.ts';
 import type { ImportSource } from '../../lib/import-file.ts';
 
@@ -60,8 +63,9 @@ export const csvLine = (cells: readonly string[], delimiter: CsvDelimiter): stri
     )
     .join(delimiter)}\r\n`;
 
-const writeText = (stream: WriteStream, text: string) =>
-  stream.write(text)
+// The report is written in the file's own encoding, so its cells are the file's bytes.
+const writeText = (stream: WriteStream, text: string, encoding: TImportEncoding) =>
+  stream.write(encodeImportText(text, encoding))
     ? Promise.resolve()
     : new Promise<void>((resolve) => stream.once('drain', resolve));
 
@@ -110,7 +114,8 @@ export const checkImportFile = async (
             report = createWriteStream(options.errorsOut);
             await writeText(
               report,
-              `\ufeff${csvLine(['line', 'errors', ...cells.map(safeCell)], source.delimiter)}`,
+              `${importReportBom(source.encoding)}${csvLine(['line', 'errors', ...cells.map(safeCell)], source.delimiter)}`,
+              source.encoding,
             );
           }
           continue;
@@ -140,6 +145,7 @@ export const checkImportFile = async (
               [String(line), check.reasons.join(' | '), ...padded.map(safeCell)],
               source.delimiter,
             ),
+            source.encoding,
           );
         }
       }

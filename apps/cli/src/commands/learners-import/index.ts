@@ -23,7 +23,9 @@ import {
   FINISHED_JOB_STATUSES,
   CHANNEL_KEYS,
   LOCALES,
+  IMPORT_ENCODINGS,
   ZImportUploadFieldsSchema,
+  importEncodingOf,
   isKnownCountry,
   matchImportHeader,
   parseImportColumnOverrides,
@@ -58,6 +60,7 @@ export type LearnersImportOptions = GlobalOptions & {
   defaultCountry?: string;
   defaultChannels?: string;
   defaultLanguage?: string;
+  encoding?: string;
   map?: string[];
   dryRun?: boolean;
   errorsOut?: string;
@@ -95,6 +98,18 @@ const overridesOf = (options: LearnersImportOptions): TImportColumnOverrides => 
   } catch (error) {
     throw new UsageError(`--map: ${(error as Error).message}`);
   }
+};
+
+/** --encoding, checked: it wins over the guess, here and on the server. */
+const encodingOf = (options: LearnersImportOptions) => {
+  if (options.encoding === undefined) return undefined;
+  const encoding = importEncodingOf(options.encoding);
+  if (!encoding) {
+    throw new UsageError(
+      `--encoding: expected one of ${IMPORT_ENCODINGS.join(', ')}, got "${options.encoding}".`,
+    );
+  }
+  return encoding;
 };
 
 /** The row defaults (--default-country, --default-channels, --default-language), checked. */
@@ -363,7 +378,7 @@ export async function learnersImport(
     } catch {
       throw new UsageError(`No such file: ${file}`);
     }
-    const source = await openImportSource(localFile);
+    const source = await openImportSource(localFile, encodingOf(options));
     const fileName = stdin ? 'stdin.csv' : path.basename(file);
     if (options.dryRun) {
       await dryRun(io, source, fileName, options);
@@ -435,6 +450,7 @@ export async function learnersImport(
           default_country: defaults.defaultCountry,
           default_channels: defaults.defaultChannels?.join(','),
           default_locale: defaults.defaultLocale,
+          encoding: source.format === 'csv' ? source.encoding : undefined,
         },
         {
           field: 'file',

@@ -125,6 +125,8 @@ export const LearnersImportCreate = () => {
                 default_channels: choice.defaultChannels,
                 ...(choice.defaultLocale ? { default_locale: choice.defaultLocale } : {}),
                 default_country: choice.defaultCountry,
+                // The encoding the preview read the CSV with: the server reads it the same way.
+                ...(preview.encoding ? { encoding: preview.encoding.encoding } : {}),
               }
             : {}),
         },
