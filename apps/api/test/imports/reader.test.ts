@@ -4,12 +4,7 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import {
-  ImportFileError,
-  countCsvRecords,
-  sniffCsv,
-  readRows,
-} from '../../src/imports/reader.ts';
+import { ImportFileError, countCsvRecords, sniffCsv, readRows } from '../../src/imports/reader.ts';
 import type { CsvDelimiter } from '../../src/imports/reader.ts';
 
 // The streaming reader (line numbers as an editor shows them) and the byte scan the upload counts
