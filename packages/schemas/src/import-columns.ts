@@ -182,6 +182,8 @@ export const IMPORT_COLUMN_ALIAS_TIERS: Record<TImportColumn, readonly (readonly
       'linguapreferita',
       'sprache',
       'bevorzugtesprache',
+      // SAP SuccessFactors' user data file.
+      'defaultlocale',
       'korrespondenzsprache',
     ],
   ],
