@@ -259,3 +259,35 @@ export const checkImportRow = (
     warnings: warningsOf(result.data, stored),
   };
 };
+
+/** How many rows the previews (the mapping step, `--dry-run --json`) show as they will be stored. */
+export const IMPORT_PREVIEW_ROWS = 20;
+
+/** One row as it will be stored, the same on the upload page and in the CLI's dry run. */
+export type TImportPreviewRow = {
+  line: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  /** E.164 with its country (ISO code) and type (mobile, landline…), or null. */
+  phone: { e164: string; country: string | null; type: string } | null;
+  channels: string[];
+  locale: string;
+  /** Stored, but a channel may not use it (a landline for WhatsApp). */
+  warnings: string[];
+};
+
+/** The preview of a valid row. */
+export const importPreviewRow = (
+  line: number,
+  check: Extract<TImportRowCheck, { ok: true }>,
+): TImportPreviewRow => ({
+  line,
+  first_name: check.learner.first_name,
+  last_name: check.learner.last_name,
+  email: check.learner.email,
+  phone: check.phone,
+  channels: check.learner.channels,
+  locale: check.learner.locale,
+  warnings: check.warnings,
+});

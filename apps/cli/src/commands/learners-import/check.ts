@@ -4,9 +4,11 @@ import type { WriteStream } from 'node:fs';
 import {
   BULK_IMPORT_MAX_LEARNERS,
   CsvBrokenError,
+  IMPORT_PREVIEW_ROWS,
   MESSAGES,
   checkImportRow,
   encodeImportText,
+  importPreviewRow,
   importReportBom,
   fillMessage,
   importRowKey,
@@ -16,6 +18,7 @@ import type {
   TImportColumnOverrides,
   TImportEncoding,
   TImportHeader,
+  TImportPreviewRow,
   TImportRowCheckOptions,
   TImportRowOptions,
 } from '@ccp/schemas';
@@ -38,6 +41,10 @@ export type TCheckResult = {
   failed: number;
   /** The first failed rows (at most `keepErrors`); the error report has all of them. */
   errors: TCheckedError[];
+  /** The first valid rows as they will be stored (IMPORT_PREVIEW_ROWS). */
+  preview: TImportPreviewRow[];
+  /** Rows stored with a warning (a landline for WhatsApp). */
+  warned: number;
 };
 
 export type CheckOptions = {
@@ -91,6 +98,8 @@ export const checkImportFile = async (
     valid: 0,
     failed: 0,
     errors: [],
+    preview: [],
+    warned: 0,
   };
   let report: WriteStream | null = null;
   let bytes = 0;
@@ -132,6 +141,10 @@ export const checkImportFile = async (
         const check = checkImportRow(cells, columns, result.header.length, firstLine, checkOptions);
         if (check.ok) {
           result.valid += 1;
+          if (check.warnings.length > 0) result.warned += 1;
+          if (result.preview.length < IMPORT_PREVIEW_ROWS) {
+            result.preview.push(importPreviewRow(line, check));
+          }
           continue;
         }
         result.failed += 1;

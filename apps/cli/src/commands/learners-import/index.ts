@@ -35,6 +35,7 @@ import type {
   TImportColumn,
   TImportColumnOverrides,
   TImportJob,
+  TImportPreviewRow,
   TLearnersList,
   TLocale,
 } from '@ccp/schemas';
@@ -157,6 +158,19 @@ const describeMapping = (check: Pick<TCheckResult, 'matched'>): string =>
     )
     .join(', ')}`;
 
+/** `line 2: Anna Verdi <anna@x.it> +393475550101 (IT, mobile) whatsapp,slack en` and warnings. */
+const describePreviewRow = (row: TImportPreviewRow): string =>
+  [
+    `line ${row.line}: ${row.first_name} ${row.last_name}`,
+    row.email ? `<${row.email}>` : null,
+    row.phone ? `${row.phone.e164} (${row.phone.country ?? '?'}, ${row.phone.type})` : null,
+    row.channels.join(','),
+    row.locale,
+    ...row.warnings.map((warning) => `⚠ ${warning}`),
+  ]
+    .filter(Boolean)
+    .join(' ');
+
 const warnUnusedOverrides = (io: CliIo, check: Pick<TCheckResult, 'matched'>) => {
   for (const key of check.matched.unusedOverrides) {
     printErr(io, `Warning: --map names "${key}", which is not a column of the file.`);
@@ -187,16 +201,21 @@ const dryRun = async (
     printJson(io, {
       file: fileName,
       dry_run: true,
+      encoding: source.format === 'csv' ? source.encoding : null,
+      delimiter: source.format === 'csv' ? source.delimiter : null,
       columns: result.matched.columns,
       problems: result.problems,
       total_rows: result.rows,
       valid: result.valid,
       failed: result.failed,
+      warned: result.warned,
       errors: result.errors,
+      preview: result.preview,
     });
   } else {
     if (result.matched.matches.length > 0) printErr(io, describeMapping(result));
     warnUnusedOverrides(io, result);
+    for (const row of result.preview.slice(0, 10)) printErr(io, describePreviewRow(row));
     for (const { line, reasons } of result.errors.slice(0, 50)) {
       printOut(io, `line ${line}: ${reasons.join(' | ')}`);
     }
