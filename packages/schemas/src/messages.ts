@@ -324,3 +324,43 @@ export const limitReachedMessage = (feature: string): string => {
   const words = feature.replace(/-/g, ' ').replace(/\ba i\b/g, 'AI');
   return `${words.charAt(0).toUpperCase()}${words.slice(1)} limit reached.`;
 };
+
+type TTemplate = { key: TMessageKey; pattern: RegExp };
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** "Line {{line}}: a quoted …" → /^Line (?<line>.+?): a quoted …$/ (a repeated name must repeat). */
+const templatePattern = (template: string): RegExp => {
+  const seen = new Set<string>();
+  const source = template
+    .split(/(\{\{\w+\}\})/)
+    .map((part) => {
+      const name = /^\{\{(\w+)\}\}$/.exec(part)?.[1];
+      if (!name) return escapeRegExp(part);
+      if (seen.has(name)) return `\\k<${name}>`;
+      seen.add(name);
+      return `(?<${name}>.+?)`;
+    })
+    .join('');
+  return new RegExp(`^${source}$`, 's');
+};
+
+let templates: readonly TTemplate[] | undefined;
+
+/**
+ * The key and values of a filled-in MESSAGES template ("The phone 333 is not a valid number of
+ * IT…" → importPhoneInvalid, {number, country}), so the API and the web say it in the user's
+ * language; undefined for any other text.
+ */
+export const messageTemplateOf = (
+  text: string,
+): { key: TMessageKey; params: Record<string, string> } | undefined => {
+  templates ??= (Object.entries(MESSAGES) as [TMessageKey, string][])
+    .filter(([, template]) => /\{\{\w+\}\}/.test(template))
+    .map(([key, template]) => ({ key, pattern: templatePattern(template) }));
+  for (const template of templates) {
+    const groups = template.pattern.exec(text)?.groups;
+    if (groups) return { key: template.key, params: { ...groups } };
+  }
+  return undefined;
+};
