@@ -209,8 +209,12 @@ export const createProgram = (io: CliIo): Command => {
     )
     .option('--default-language <code>', 'language (en, it, de) of rows without one')
     .option(
+      '--encoding <name>',
+      'text encoding of a CSV (utf-8, utf-16le, utf-16be, windows-1252); guessed from a BOM, else UTF-8 or Windows-1252',
+    )
+    .option(
       '--map <header=column>',
-      'read a header as a column (first_name, last_name, email, phone, channels, locale, ignore); repeatable',
+      'read a header as a column (first_name, last_name, email, phone, channels, locale, country, ignore); repeatable',
       collect,
     )
     .option('-n, --dry-run', 'check every row here with the shared rules; send nothing')

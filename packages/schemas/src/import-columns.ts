@@ -7,7 +7,7 @@ import { MESSAGES } from './messages.ts';
 // learners upload page. It knows the template's names, what spreadsheets, address books and CRMs
 // export (Google Contacts, Outlook), and the Italian and German words; a caller's overrides win.
 
-/** The columns of an import file, in the template's order. */
+/** The columns of an import file: the template's, then the row's country of national phones. */
 export const IMPORT_COLUMNS = [
   'first_name',
   'last_name',
@@ -15,8 +15,12 @@ export const IMPORT_COLUMNS = [
   'phone',
   'channels',
   'locale',
+  'country',
 ] as const;
 export type TImportColumn = (typeof IMPORT_COLUMNS)[number];
+
+/** The template's columns (the country column is optional and not in it). */
+export const IMPORT_TEMPLATE_COLUMNS: readonly TImportColumn[] = IMPORT_COLUMNS.slice(0, 6);
 
 /** Columns a file must have; it also needs `email` or `phone`. */
 export const IMPORT_REQUIRED_COLUMNS: readonly TImportColumn[] = [
@@ -25,23 +29,61 @@ export const IMPORT_REQUIRED_COLUMNS: readonly TImportColumn[] = [
   'channels',
 ];
 
+/**
+ * Columns of which a file may have several (Outlook's four phones, HubSpot's "Phone Number" and
+ * "Mobile Phone Number", Outlook's business and home country): the strongest is read first and
+ * the others are candidates for a row whose first is empty (or, for phones, not a mobile), never
+ * a "column appears more than once" error.
+ */
+export const IMPORT_MULTI_COLUMNS: readonly TImportColumn[] = ['phone', 'country'];
+
 /** The template's first line. */
-export const IMPORT_TEMPLATE_HEADER = IMPORT_COLUMNS.join(',');
+export const IMPORT_TEMPLATE_HEADER = IMPORT_TEMPLATE_COLUMNS.join(',');
+
+/** Google Contacts writes several values of one field in one cell, separated by this. */
+export const IMPORT_MULTI_VALUE_SEPARATOR = ' ::: ';
 
 /**
  * Header names by column, after normalizeHeaderName (lowercase, no accents, only letters and
  * digits), in tiers: when several headers of a file name the same column, the one of the
- * strongest tier is used and weaker ones are ignored (Outlook's "Mobile Phone" beats its
- * "Business Phone", Google's "Given Name" beats its "Name"). Two headers of the same tier are a
- * problem ("appears more than once"). Names are matched whole: "Given Name Yomi" is not "Given
- * Name", "E-mail 2 Address" is not "E-mail Address".
+ * strongest tier is used and weaker ones are ignored (a mobile beats a landline, Google's "Given
+ * Name" beats its "Name"). Two headers of the same tier are a problem ("appears more than once"),
+ * except for IMPORT_MULTI_COLUMNS. Names are matched whole: "Given Name Yomi" is not "Given
+ * Name", "E-mail 2 Address" is not "E-mail Address". The exports each name comes from are
+ * listed in docs/imports.md; packages/schemas/src/import-columns.test.ts has one header per tool.
  */
 export const IMPORT_COLUMN_ALIAS_TIERS: Record<TImportColumn, readonly (readonly string[])[]> = {
   first_name: [
-    ['firstname', 'first', 'givenname', 'forename', 'nome', 'vorname', 'nomedibattesimo'],
+    [
+      'firstname',
+      'first',
+      'givenname',
+      'forename',
+      'nome',
+      'vorname',
+      'nomedibattesimo',
+      // Workday: "Preferred Name - First Name" (the name a person goes by) beats the legal one.
+      'preferrednamefirstname',
+    ],
+    // Workday "Legal Name - First Name"; SuccessFactors "Legal First Name".
+    ['legalnamefirstname', 'legalfirstname'],
     ['name'],
   ],
-  last_name: [['lastname', 'last', 'surname', 'familyname', 'cognome', 'nachname', 'familienname']],
+  last_name: [
+    [
+      'lastname',
+      'last',
+      'surname',
+      'familyname',
+      'cognome',
+      'nachname',
+      'familienname',
+      'preferrednamelastname',
+      // Active Directory's attribute.
+      'sn',
+    ],
+    ['legalnamelastname', 'legallastname'],
+  ],
   email: [
     [
       'email',
@@ -54,27 +96,52 @@ export const IMPORT_COLUMN_ALIAS_TIERS: Record<TImportColumn, readonly (readonly
       // Google Contacts: "E-mail 1 - Value".
       'email1value',
       'email1',
+      // BambooHR, Workday, SuccessFactors, Personio: the work address.
+      'workemail',
+      'primaryworkemail',
+      'businessemail',
+      'emailgeschaftlich',
+      'emaillavoro',
+      'emailaziendale',
     ],
+    ['homeemail', 'personalemail', 'privateemail', 'emailprivat', 'emailpersonale'],
+    // Active Directory: the sign-in name, usually but not always the address.
+    ['userprincipalname'],
   ],
   phone: [
     [
-      'phone',
-      'phonenumber',
       'mobile',
       'mobilephone',
       'mobilenumber',
+      'mobilephonenumber',
       'cellphone',
+      'cell',
+      'cellular',
       'whatsapp',
       'whatsappnumber',
+      'whatsappphonenumber',
       'cellulare',
       'numerodicellulare',
+      'telefonocellulare',
       'handy',
       'handynummer',
       'mobilnummer',
       'mobiltelefon',
+      'mobiltelefonnummer',
+      'primaryworkmobile',
+      'primaryworkmobilephone',
+      'workmobile',
+      'workmobilephone',
+      'businessmobile',
+      'privatemobile',
+      'personalmobile',
+      'mobilegeschaftlich',
     ],
     [
+      'phone',
+      'phonenumber',
       'telephone',
+      'telephonenumber',
       'tel',
       'telefono',
       'numeroditelefono',
@@ -84,10 +151,64 @@ export const IMPORT_COLUMN_ALIAS_TIERS: Record<TImportColumn, readonly (readonly
       'phone1value',
       'primaryphone',
     ],
-    ['businessphone', 'homephone', 'telefonoufficio', 'telefonoabitazione'],
+    [
+      'businessphone',
+      'workphone',
+      'officephone',
+      'primaryworkphone',
+      'homephone',
+      'primaryhomephone',
+      'telefonoufficio',
+      'telefonoabitazione',
+      'telefongeschaftlich',
+      'telefonprivat',
+      'bizphone',
+      'phone2value',
+      'phone3value',
+      'phone4value',
+      'businessphone2',
+      'homephone2',
+      'otherphone',
+    ],
   ],
-  channels: [['channels', 'channel', 'canali', 'canale', 'kanale', 'kanal']],
-  locale: [['locale', 'language', 'lang', 'preferredlanguage', 'lingua', 'sprache']],
+  channels: [['channels', 'channel', 'canali', 'canale', 'kanale', 'kanal', 'preferredchannel']],
+  locale: [
+    [
+      'locale',
+      'language',
+      'lang',
+      'preferredlanguage',
+      'lingua',
+      'linguapreferita',
+      'sprache',
+      'bevorzugtesprache',
+      // SAP SuccessFactors' user data file.
+      'defaultlocale',
+      'korrespondenzsprache',
+    ],
+  ],
+  country: [
+    [
+      'country',
+      'countryregion',
+      'countrycode',
+      'land',
+      'paese',
+      'nazione',
+      // Salesforce, Active Directory ("co" is the name, "c" the code).
+      'mailingcountry',
+      'co',
+      'c',
+    ],
+    [
+      'businesscountryregion',
+      'workcountry',
+      'locationcountry',
+      'homecountryregion',
+      'address1country',
+      'otheraddresscountry',
+    ],
+  ],
 };
 
 /** Every name a column is recognised by, strongest first (the tiers flattened). */
@@ -169,9 +290,14 @@ export type TImportHeaderMatch = {
   by: 'override' | 'alias';
 };
 
+/** Index of each recognised column in the row, and the other candidates of multi columns. */
+export type TImportColumnIndexes = Partial<Record<TImportColumn, number>> & {
+  /** More columns of IMPORT_MULTI_COLUMNS, strongest first (after the one above). */
+  alternatives?: Partial<Record<TImportColumn, number[]>>;
+};
+
 export type TImportHeader = {
-  /** Index of each recognised column in the row. */
-  columns: Partial<Record<TImportColumn, number>>;
+  columns: TImportColumnIndexes;
   /** The headers used, in file order. */
   matches: TImportHeaderMatch[];
   /** Problems that make the file unusable; empty when it can be imported. */
@@ -205,44 +331,51 @@ export const matchImportHeader = (
   const usedOverrides = new Set<string>();
   const problems: string[] = [];
   const matches: TImportHeaderMatch[] = [];
-  // Per column: the override's header, or the alias headers of the best tier seen so far.
-  const chosen = new Map<TImportColumn, { tier: number; indexes: number[] }>();
+  // Per column, every header that names it with its tier (-1: an override, which beats any alias).
+  const named = new Map<TImportColumn, { tier: number; index: number }[]>();
+  const name = (column: TImportColumn, tier: number, index: number) => {
+    const list = named.get(column) ?? [];
+    list.push({ tier, index });
+    named.set(column, list);
+  };
 
   cells.forEach((cell, index) => {
-    const name = normalizeHeaderName(cell);
-    const override = byName.get(name);
+    const normalized = normalizeHeaderName(cell);
+    const override = byName.get(normalized);
     if (override) {
       usedOverrides.add(override.key);
-      if (override.target === 'ignore') return;
-      const current = chosen.get(override.target);
-      // Tier -1: an override beats any alias; two headers overridden to one column clash.
-      if (current && current.tier === -1) current.indexes.push(index);
-      else chosen.set(override.target, { tier: -1, indexes: [index] });
+      if (override.target !== 'ignore') name(override.target, -1, index);
       return;
     }
-    const alias = aliasIndex.get(name);
-    if (!alias) return;
-    const current = chosen.get(alias.column);
-    if (!current || alias.tier < current.tier) {
-      chosen.set(alias.column, { tier: alias.tier, indexes: [index] });
-    } else if (alias.tier === current.tier) current.indexes.push(index);
+    const alias = aliasIndex.get(normalized);
+    if (alias) name(alias.column, alias.tier, index);
   });
 
-  const columns: Partial<Record<TImportColumn, number>> = {};
+  const columns: TImportColumnIndexes = {};
+  const used = new Map<number, TImportColumn>();
   for (const column of IMPORT_COLUMNS) {
-    const pick = chosen.get(column);
-    if (!pick) continue;
-    const [first, ...others] = pick.indexes;
-    if (first === undefined) continue;
-    columns[column] = first;
-    for (const other of others) {
+    const list = (named.get(column) ?? []).sort((a, b) => a.tier - b.tier || a.index - b.index);
+    const [first, ...others] = list;
+    if (!first) continue;
+    // A column an override gives is not also read from the aliases' headers.
+    const candidates = first.tier === -1 ? others.filter((other) => other.tier === -1) : others;
+    columns[column] = first.index;
+    used.set(first.index, column);
+    if (IMPORT_MULTI_COLUMNS.includes(column)) {
+      if (candidates.length > 0) {
+        (columns.alternatives ??= {})[column] = candidates.map((other) => other.index);
+        for (const other of candidates) used.set(other.index, column);
+      }
+      continue;
+    }
+    for (const other of candidates.filter((candidate) => candidate.tier === first.tier)) {
       problems.push(
-        fillMessage(MESSAGES.importColumnDuplicate, { column: (cells[other] ?? '').trim() }),
+        fillMessage(MESSAGES.importColumnDuplicate, { column: (cells[other.index] ?? '').trim() }),
       );
     }
   }
   for (const [index, cell] of cells.entries()) {
-    const column = IMPORT_COLUMNS.find((candidate) => columns[candidate] === index);
+    const column = used.get(index);
     if (!column) continue;
     const by = byName.get(normalizeHeaderName(cell)) ? 'override' : 'alias';
     matches.push({ index, header: cell, column, by });
@@ -251,9 +384,12 @@ export const matchImportHeader = (
   const missing = IMPORT_REQUIRED_COLUMNS.filter(
     (column) => columns[column] === undefined && !defaulted.includes(column),
   );
-  if (missing.length > 0) {
-    problems.push(fillMessage(MESSAGES.importColumnsMissing, { columns: missing.join(', ') }));
+  const others = missing.filter((column) => column !== 'channels');
+  if (others.length > 0) {
+    problems.push(fillMessage(MESSAGES.importColumnsMissing, { columns: others.join(', ') }));
   }
+  // Address books and HR systems have no channels: the fix is the file's default channel.
+  if (missing.includes('channels')) problems.push(MESSAGES.importChannelsColumnMissing);
   if (columns.email === undefined && columns.phone === undefined) {
     problems.push(MESSAGES.importContactColumnMissing);
   }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { IMPORT_DEFAULT_COUNTRY, checkImportRow, importRowKey } from './import-rows.ts';
 import { validateLearnerInput } from './learner.ts';
-import { withCountryCode } from './phone-country.ts';
+import { readImportPhone } from './import-phone.ts';
+import { localeOfName } from './locale.ts';
 import { ZImportUploadFieldsSchema } from './imports.ts';
 
 const columns = { first_name: 0, last_name: 1, email: 2, phone: 3, channels: 4, locale: 5 };
@@ -19,6 +20,8 @@ describe('checkImportRow', () => {
     ).toEqual({
       ok: true,
       key: 'e:ada@example.com',
+      phone: { e164: '+393331234567', country: 'IT', type: 'mobile' },
+      warnings: [],
       learner: {
         first_name: 'Ada',
         last_name: 'Lovelace',
@@ -121,17 +124,18 @@ describe('checkImportRow', () => {
         pick(values.locale),
       ];
       const check = checkImportRow(cells, columns, 6, undefined);
+      // National numbers are read as the import's country (Italy unless chosen).
+      const phone = readImportPhone(cells[3], { defaultCountry: IMPORT_DEFAULT_COUNTRY });
       const schema = validateLearnerInput({
         first_name: cells[0],
         last_name: cells[1],
         email: cells[2],
-        // National numbers are read as the import's country (Italy unless chosen).
-        phone: withCountryCode(cells[3]!, IMPORT_DEFAULT_COUNTRY),
+        phone: phone.ok ? (phone.phone?.e164 ?? '') : cells[3],
         channels: cells[4],
-        locale: cells[5],
+        locale: localeOfName(cells[5]) ?? cells[5],
       });
       const same =
-        check.ok === schema.success &&
+        check.ok === (schema.success && phone.ok) &&
         (!check.ok ||
           !schema.success ||
           JSON.stringify(check.learner) === JSON.stringify(schema.data));
@@ -160,22 +164,7 @@ describe('checkImportRow', () => {
   });
 });
 
-describe('withCountryCode', () => {
-  it.each([
-    ['333 123 4567', 'IT', '+393331234567'],
-    ['06 1234 5678', 'IT', '+390612345678'],
-    ['0170 1234567', 'DE', '+491701234567'],
-    ['087 123 4567', 'ie', '+353871234567'],
-    ['1 212 555 0100', 'US', '+12125550100'],
-    ['0039 333 1234567', 'DE', '+393331234567'],
-    ['+44 7700 900123', 'IT', '+44 7700 900123'],
-    ['', 'IT', ''],
-    ['call me', 'IT', 'call me'],
-    ['333 123 4567', undefined, '333 123 4567'],
-  ])('%j in %s → %j', (raw, country, expected) => {
-    expect(withCountryCode(raw, country)).toBe(expected);
-  });
-
+describe('the default country', () => {
   it('is an upload field: a known two-letter code', () => {
     expect(ZImportUploadFieldsSchema.parse({ default_country: ' it ' }).default_country).toBe('IT');
     expect(ZImportUploadFieldsSchema.safeParse({ default_country: 'XX' }).success).toBe(false);
@@ -230,12 +219,5 @@ describe('defaults of the upload (channel, language, country)', () => {
     expect(ZImportUploadFieldsSchema.parse({ default_channels: '' }).default_channels).toBe(
       undefined,
     );
-  });
-});
-
-describe('withCountryCode on digits that lost their +', () => {
-  it('reports a number that reads both as national and as international, never guesses', () => {
-    expect(withCountryCode('393331234567', 'IT')).toBe('393331234567');
-    expect(withCountryCode('3931234567', 'IT')).toBe('+393931234567');
   });
 });

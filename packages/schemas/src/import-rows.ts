@@ -1,25 +1,27 @@
 import { NAME_PATTERN } from './common.ts';
 import { CHANNEL_CONTACT, DEFAULT_LOCALE, LOCALES, TEXT_LIMITS } from './constants.ts';
 import type { TChannelKey, TLocale } from './constants.ts';
-import { IMPORT_COLUMNS, fillMessage } from './import-columns.ts';
-import type { TImportColumn } from './import-columns.ts';
+import { IMPORT_COLUMNS, IMPORT_MULTI_VALUE_SEPARATOR, fillMessage } from './import-columns.ts';
+import type { TImportColumn, TImportColumnIndexes } from './import-columns.ts';
+import { countryOfCell, isLandline, readImportPhone } from './import-phone.ts';
+import type { TImportPhone, TImportPhoneReading } from './import-phone.ts';
 import { toChannelKey, validateLearnerInput } from './learner.ts';
 import type { TLearnerInput } from './learner.ts';
+import { localeOfName } from './locale.ts';
 import { MESSAGES } from './messages.ts';
 import { isValidPhone, normalizePhoneForCreate } from './phone.ts';
-import { withCountryCode } from './phone-country.ts';
 
 // One data row of an import file: its cells mapped to the learner fields, the key it is matched
 // by (its e-mail, or its phone when it has no e-mail), and its validation with the learner rules
 // of spec §5. The API's import job and the CLI's dry run check rows with this one function, so a
 // dry run on the terminal says what the server would.
 
-export type TImportColumnMap = Partial<Record<TImportColumn, number>>;
+export type TImportColumnMap = TImportColumnIndexes;
 
 export type TImportRowOptions = {
   /**
    * ISO country of national phone numbers (`--default-country IT`, the upload page's country),
-   * see withCountryCode; IMPORT_DEFAULT_COUNTRY when not chosen.
+   * see readImportPhone; IMPORT_DEFAULT_COUNTRY when not chosen.
    */
   defaultCountry?: string | undefined;
   /**
@@ -43,48 +45,109 @@ export type TImportRowCheckOptions = TImportRowOptions & {
 };
 
 export type TImportRowCheck =
-  { ok: true; learner: TLearnerInput; key: string } | { ok: false; reasons: string[] };
+  | {
+      ok: true;
+      learner: TLearnerInput;
+      key: string;
+      /** The stored phone with its country and type (null without one), for the previews. */
+      phone: TImportPhone | null;
+      /** What is stored but a channel may not use (a landline for WhatsApp). */
+      warnings: string[];
+    }
+  | { ok: false; reasons: string[] };
 
 const cellOf = (cells: readonly string[], index: number | undefined): string | undefined =>
   index === undefined ? undefined : (cells[index] ?? '');
 
-/** The learner fields of a row, as the shared validation takes them (absent columns undefined). */
+/** The first of Google's ` ::: ` values of a cell. */
+const firstValue = (cell: string): string => {
+  const at = cell.indexOf(IMPORT_MULTI_VALUE_SEPARATOR);
+  return at === -1 ? cell : cell.slice(0, at);
+};
+
+/** Every non-empty value of a multi column (its strongest header first), multi-values split. */
+const valuesOf = (cells: readonly string[], columns: TImportColumnMap, column: TImportColumn) => {
+  const first = columns[column];
+  if (first === undefined) return [];
+  const values: string[] = [];
+  for (const index of [first, ...(columns.alternatives?.[column] ?? [])]) {
+    const cell = cells[index] ?? '';
+    if (cell.trim() === '') continue;
+    for (const value of cell.split(IMPORT_MULTI_VALUE_SEPARATOR)) {
+      if (value.trim() !== '') values.push(value.trim());
+    }
+  }
+  return values;
+};
+
+/** The row's phone: the first number that reads as a mobile, else the first number's reading. */
+export const importRowPhone = (
+  cells: readonly string[],
+  columns: TImportColumnMap,
+  options: TImportRowOptions = {},
+): { text: string; reading: TImportPhoneReading } => {
+  const values = valuesOf(cells, columns, 'phone');
+  if (values.length === 0) return { text: '', reading: { ok: true, phone: null } };
+  const rowCountry = countryOfCell(valuesOf(cells, columns, 'country')[0]);
+  const phoneOptions = { defaultCountry: countryOf(options), rowCountry };
+  let first: { text: string; reading: TImportPhoneReading } | undefined;
+  for (const text of values) {
+    const reading = readImportPhone(text, phoneOptions);
+    const read = { text, reading };
+    first ??= read;
+    if (reading.ok && reading.phone && !isLandline(reading.phone)) return read;
+  }
+  return first!;
+};
+
+type TImportRecord = Partial<Record<TImportColumn, string>>;
+
+/**
+ * The learner fields of a row, as the shared validation takes them (absent columns undefined):
+ * the phone as it will be stored (E.164) when it reads, a language name as its code.
+ */
 export const importRecordOf = (
   cells: readonly string[],
   columns: TImportColumnMap,
   options: TImportRowOptions = {},
-): Partial<Record<TImportColumn, string>> => {
-  const record: Partial<Record<TImportColumn, string>> = {};
+  phone: { text: string; reading: TImportPhoneReading } = importRowPhone(cells, columns, options),
+): TImportRecord => {
+  const record: TImportRecord = {};
   for (const column of IMPORT_COLUMNS) {
+    if (column === 'country') continue;
     const value = cellOf(cells, columns[column]);
     if (value === undefined) continue;
-    record[column] = column === 'phone' ? withCountryCode(value, countryOf(options)) : value;
+    record[column] = firstValue(value);
+  }
+  if (columns.phone !== undefined) {
+    record.phone = phone.reading.ok ? (phone.reading.phone?.e164 ?? '') : phone.text;
   }
   if (!record.channels?.trim() && options.defaultChannels?.length) {
     record.channels = options.defaultChannels.join(',');
   }
-  if (!record.locale?.trim() && options.defaultLocale) record.locale = options.defaultLocale;
+  if (record.locale?.trim()) record.locale = localeOfName(record.locale) ?? record.locale;
+  else if (options.defaultLocale) record.locale = options.defaultLocale;
   return record;
 };
 
 /**
  * What a row is matched by: `e:<email>` (trimmed, lowercased) or, without an e-mail, `p:<phone>`
- * without separators; null with neither. Computed from the raw cells, valid or not, so a resumed
- * import can rebuild the duplicate check without validating the rows it skips.
+ * (as stored, or as written when it does not read); null with neither. Computed from the raw
+ * cells, valid or not, so a resumed import can rebuild the duplicate check without validating
+ * the rows it skips.
  */
 export const importRowKey = (
   cells: readonly string[],
   columns: TImportColumnMap,
   options: TImportRowOptions = {},
 ): string | null => {
-  const email = cellOf(cells, columns.email)?.trim().toLowerCase();
+  const email = firstValue(cellOf(cells, columns.email) ?? '')
+    .trim()
+    .toLowerCase();
   if (email) return `e:${email}`;
-  const raw = cellOf(cells, columns.phone);
-  const phone = (raw !== undefined ? withCountryCode(raw, countryOf(options)) : raw)?.replace(
-    /[\s\-.()]/g,
-    '',
-  );
-  return phone && phone.length > 1 ? `p:${phone}` : null;
+  const { text, reading } = importRowPhone(cells, columns, options);
+  const phone = reading.ok ? (reading.phone?.e164 ?? '') : text.replace(/[\s\-.()]/g, '');
+  return phone.length > 1 ? `p:${phone}` : null;
 };
 
 /** `email: The email must be valid.`; a row-level message stays as it is. */
@@ -139,6 +202,12 @@ const fastLearner = (record: Partial<Record<TImportColumn, string>>): TLearnerIn
   };
 };
 
+/** A landline is stored, but WhatsApp cannot reach it: said, not silent. */
+const warningsOf = (learner: TLearnerInput, phone: TImportPhone | null): string[] =>
+  phone && isLandline(phone) && learner.channels.includes('whatsapp')
+    ? [`phone: ${fillMessage(MESSAGES.importPhoneLandline, { number: phone.e164 })}`]
+    : [];
+
 /**
  * Validates one data row. `firstLineOfKey` is the line where the same e-mail (or phone) first
  * appeared in the file, when this row repeats it.
@@ -150,19 +219,29 @@ export const checkImportRow = (
   firstLineOfKey: number | undefined,
   options: TImportRowCheckOptions = {},
 ): TImportRowCheck => {
-  const record = importRecordOf(cells, columns, options);
+  const phone = importRowPhone(cells, columns, options);
+  const record = importRecordOf(cells, columns, options, phone);
   const tooLong =
     cells.length > headerLength && cells.slice(headerLength).some((cell) => cell.trim() !== '');
   const key = options.key !== undefined ? options.key : importRowKey(cells, columns, options);
-  if (!tooLong && firstLineOfKey === undefined && key !== null) {
+  const stored = phone.reading.ok ? phone.reading.phone : null;
+  if (!tooLong && firstLineOfKey === undefined && key !== null && phone.reading.ok) {
     const learner = fastLearner(record);
-    if (learner) return { ok: true, learner, key };
+    if (learner)
+      return { ok: true, learner, key, phone: stored, warnings: warningsOf(learner, stored) };
   }
 
   const reasons: string[] = [];
   if (tooLong) reasons.push(MESSAGES.importRowTooManyFields);
   const result = validateLearnerInput(record, 'create');
-  if (!result.success) reasons.push(...reasonsOf(result.errors));
+  if (!result.success) {
+    // A phone that does not read has its own reason, naming the readings and the fix.
+    const errors = phone.reading.ok
+      ? result.errors
+      : Object.fromEntries(Object.entries(result.errors).filter(([field]) => field !== 'phone'));
+    reasons.push(...reasonsOf(errors));
+  }
+  if (!phone.reading.ok) reasons.push(`phone: ${phone.reading.reason}`);
   if (firstLineOfKey !== undefined && key) {
     const field = key.startsWith('e:') ? 'email' : 'phone';
     reasons.push(
@@ -172,5 +251,43 @@ export const checkImportRow = (
   // A valid row always has a key (each channel needs an e-mail or a phone); keep a reason anyway.
   if (!key && reasons.length === 0) reasons.push(MESSAGES.importContactColumnMissing);
   if (reasons.length > 0 || !result.success || !key) return { ok: false, reasons };
-  return { ok: true, learner: result.data, key };
+  return {
+    ok: true,
+    learner: result.data,
+    key,
+    phone: stored,
+    warnings: warningsOf(result.data, stored),
+  };
 };
+
+/** How many rows the previews (the mapping step, `--dry-run --json`) show as they will be stored. */
+export const IMPORT_PREVIEW_ROWS = 20;
+
+/** One row as it will be stored, the same on the upload page and in the CLI's dry run. */
+export type TImportPreviewRow = {
+  line: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  /** E.164 with its country (ISO code) and type (mobile, landline…), or null. */
+  phone: { e164: string; country: string | null; type: string } | null;
+  channels: string[];
+  locale: string;
+  /** Stored, but a channel may not use it (a landline for WhatsApp). */
+  warnings: string[];
+};
+
+/** The preview of a valid row. */
+export const importPreviewRow = (
+  line: number,
+  check: Extract<TImportRowCheck, { ok: true }>,
+): TImportPreviewRow => ({
+  line,
+  first_name: check.learner.first_name,
+  last_name: check.learner.last_name,
+  email: check.learner.email,
+  phone: check.phone,
+  channels: check.learner.channels,
+  locale: check.learner.locale,
+  warnings: check.warnings,
+});

@@ -48,7 +48,9 @@ describe('import header matching', () => {
 
   it('names the missing columns, a missing contact column and repeated columns', () => {
     expect(matchImportHeader(['email', 'locale']).problems).toEqual([
-      'The file has no column for: first_name, last_name, channels. Its first row must name the columns, as in the template.',
+      'The file has no column for: first_name, last_name. Its first row must name the columns, as in the template.',
+      // Issue 26: a missing channels column names its fix, the file's default channel.
+      'The file has no column for: channels. Map a column to the channels, or choose a default channel for the file.',
     ]);
     expect(matchImportHeader(['first_name', 'last_name', 'channels']).problems).toEqual([
       MESSAGES.importContactColumnMissing,

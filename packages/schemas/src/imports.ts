@@ -12,6 +12,8 @@ import { LEARNER_IMPORT_TYPES, LOCALES } from './constants.ts';
 import type { TChannelKey } from './constants.ts';
 import { ZLearnerListRefSchema, toChannelKey } from './learner.ts';
 import { ZImportColumnOverridesSchema } from './import-columns.ts';
+import { importEncodingOf } from './import-encoding.ts';
+import { localeOfName } from './locale.ts';
 import { MESSAGES } from './messages.ts';
 import { isKnownCountry } from './phone-country.ts';
 
@@ -29,6 +31,7 @@ export const IMPORT_MAX_RECORD_BYTES = 64 * 1024;
 
 export * from './import-columns.ts';
 export * from './import-rows.ts';
+export * from './import-phone.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The import job as the API returns it.
@@ -129,9 +132,22 @@ export const ZImportUploadFieldsSchema = z.object({
   default_locale: z
     .string()
     .trim()
-    .toLowerCase()
-    .transform((value) => value || undefined)
+    .transform((value) => (value ? (localeOfName(value) ?? value.toLowerCase()) : undefined))
     .pipe(z.enum(LOCALES, { error: MESSAGES.localeInvalid }).optional())
+    .optional(),
+  /** Text encoding of a CSV (utf-8, utf-16le, utf-16be, windows-1252); guessed when absent. */
+  encoding: z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      if (value === '') return undefined;
+      const encoding = importEncodingOf(value);
+      if (!encoding) {
+        ctx.issues.push({ code: 'custom', message: MESSAGES.importEncodingInvalid, input: value });
+        return z.NEVER;
+      }
+      return encoding;
+    })
     .optional(),
 });
 export type TImportUploadFields = z.output<typeof ZImportUploadFieldsSchema>;

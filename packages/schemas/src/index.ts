@@ -14,6 +14,8 @@ export * from './delivery.ts';
 export * from './errors.ts';
 export * from './exports.ts';
 export * from './imports.ts';
+export * from './import-csv.ts';
+export * from './import-encoding.ts';
 export * from './learner.ts';
 export * from './learners-list.ts';
 export * from './locale.ts';

@@ -94,8 +94,25 @@ export const toChannelKey = (value: string): TChannelKey | undefined => {
     .replace(/[\s_]+/g, '-');
   return (CHANNEL_KEYS as readonly string[]).includes(candidate)
     ? (candidate as TChannelKey)
-    : undefined;
+    : CHANNEL_NAMES.get(candidate.replace(/[^a-z0-9]/g, ''));
 };
+
+// What exports and people call the channels, in any case and spacing ("Microsoft Teams",
+// "teams", "WhatsApp Business", "Cisco Webex"), letters and digits only.
+const CHANNEL_NAMES = new Map<string, TChannelKey>([
+  ['msteams', 'ms-teams'],
+  ['teams', 'ms-teams'],
+  ['microsoftteams', 'ms-teams'],
+  ['slack', 'slack'],
+  ['whatsapp', 'whatsapp'],
+  ['whatsappbusiness', 'whatsapp'],
+  ['webex', 'webex'],
+  ['ciscowebex', 'webex'],
+  ['webexteams', 'webex'],
+  ['googlechat', 'google-chat'],
+  ['gchat', 'google-chat'],
+  ['hangoutschat', 'google-chat'],
+]);
 
 /** First and last names: required, up to 255 characters, letters, spaces, apostrophes, dashes. */
 export const ZLearnerNameSchema = z

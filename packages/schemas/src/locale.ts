@@ -36,3 +36,34 @@ export const negotiateLocale = (header: string | null | undefined): TLocale => {
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
   return ranked[0]?.locale ?? DEFAULT_LOCALE;
 };
+
+// Language names an import cell may hold instead of a code, in each app language.
+const LANGUAGE_NAMES = new Map<string, TLocale>([
+  ['english', 'en'],
+  ['inglese', 'en'],
+  ['englisch', 'en'],
+  ['italian', 'it'],
+  ['italiano', 'it'],
+  ['italienisch', 'it'],
+  ['german', 'de'],
+  ['tedesco', 'de'],
+  ['deutsch', 'de'],
+]);
+
+/**
+ * The language of an import cell: a code (`it`), a BCP 47 tag (`en-IE`, `de_DE`) or a name in
+ * English, Italian or German ("Italiano", "Englisch"), any case; null for anything else.
+ */
+export const localeOfName = (value: string | null | undefined): TLocale | null => {
+  const text = (value ?? '').trim();
+  if (text === '') return null;
+  const name = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
+  return (
+    LANGUAGE_NAMES.get(name) ??
+    (/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(text) ? localeOf(text) : null)
+  );
+};

@@ -278,6 +278,17 @@ export const MESSAGES = {
   importCsvNotText: 'The file is not a CSV text file. Save it as "CSV UTF-8" and upload it again.',
   importXlsxTooLarge:
     'The workbook is too large to read safely: its first sheet may unpack to at most 96 MB, with at most 500,000 different texts and 256 columns. Save it as a .csv file and upload it again.',
+  importChannelsColumnMissing:
+    'The file has no column for: channels. Map a column to the channels, or choose a default channel for the file.',
+  importPhoneInvalid:
+    'The phone {{number}} is not a valid number of {{country}}. Write it with its international prefix (+…), or choose the country of national numbers.',
+  importPhoneOtherCountry:
+    'The phone {{number}} is not a valid number of {{country}}; it is valid as {{candidates}}. Choose that country for national numbers (or map a country column), or write the number with its international prefix.',
+  importPhoneAmbiguous:
+    'The phone {{number}} can be read as {{candidates}}. Choose the country of national numbers (or map a country column), or write the number with its international prefix.',
+  importPhoneLandline:
+    "The phone {{number}} is a landline: WhatsApp needs a mobile number. Add the learner's mobile, or choose other channels.",
+  importEncodingInvalid: 'The encoding must be one of: utf-8, utf-16le, utf-16be, windows-1252.',
   imageMultipartOnly: 'The image must be uploaded as a file, in a multipart/form-data request.',
   // Accounts and team (issue 17).
   passwordTooShort: 'The password must be at least 12 characters.',
@@ -313,4 +324,44 @@ export const messageKey = (text: string): TMessageKey | undefined => byText.get(
 export const limitReachedMessage = (feature: string): string => {
   const words = feature.replace(/-/g, ' ').replace(/\ba i\b/g, 'AI');
   return `${words.charAt(0).toUpperCase()}${words.slice(1)} limit reached.`;
+};
+
+type TTemplate = { key: TMessageKey; pattern: RegExp };
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** "Line {{line}}: a quoted …" → /^Line (?<line>.+?): a quoted …$/ (a repeated name must repeat). */
+const templatePattern = (template: string): RegExp => {
+  const seen = new Set<string>();
+  const source = template
+    .split(/(\{\{\w+\}\})/)
+    .map((part) => {
+      const name = /^\{\{(\w+)\}\}$/.exec(part)?.[1];
+      if (!name) return escapeRegExp(part);
+      if (seen.has(name)) return `\\k<${name}>`;
+      seen.add(name);
+      return `(?<${name}>.+?)`;
+    })
+    .join('');
+  return new RegExp(`^${source}$`, 's');
+};
+
+let templates: readonly TTemplate[] | undefined;
+
+/**
+ * The key and values of a filled-in MESSAGES template ("The phone 333 is not a valid number of
+ * IT…" → importPhoneInvalid, {number, country}), so the API and the web say it in the user's
+ * language; undefined for any other text.
+ */
+export const messageTemplateOf = (
+  text: string,
+): { key: TMessageKey; params: Record<string, string> } | undefined => {
+  templates ??= (Object.entries(MESSAGES) as [TMessageKey, string][])
+    .filter(([, template]) => /\{\{\w+\}\}/.test(template))
+    .map(([key, template]) => ({ key, pattern: templatePattern(template) }));
+  for (const template of templates) {
+    const groups = template.pattern.exec(text)?.groups;
+    if (groups) return { key: template.key, params: { ...groups } };
+  }
+  return undefined;
 };

@@ -1,8 +1,8 @@
 import {
-  MESSAGES,
   SUBSCRIPTION_FUNCTION_KEYS,
   limitReachedMessage,
   messageKey,
+  messageTemplateOf,
 } from '@ccp/schemas';
 import type { TFieldErrors, TLocale, TMessageKey } from '@ccp/schemas';
 
@@ -24,30 +24,6 @@ export const localText = (key: TTextKey, params?: TTextParams): TLocalText =>
 /** A text of MESSAGES by its key, e.g. `messageText('importCsvBroken', { line: 3 })`. */
 export const messageText = (key: TMessageKey, params?: TTextParams): TLocalText =>
   localText(`validation.${key}`, params);
-
-type TTemplate = { key: TMessageKey; pattern: RegExp };
-
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** "Line {{line}}: a quoted …" → /^Line (?<line>.+?): a quoted …$/ (a repeated name must repeat). */
-const templatePattern = (template: string): RegExp => {
-  const seen = new Set<string>();
-  const source = template
-    .split(/(\{\{\w+\}\})/)
-    .map((part) => {
-      const name = /^\{\{(\w+)\}\}$/.exec(part)?.[1];
-      if (!name) return escapeRegExp(part);
-      if (seen.has(name)) return `\\k<${name}>`;
-      seen.add(name);
-      return `(?<${name}>.+?)`;
-    })
-    .join('');
-  return new RegExp(`^${source}$`, 's');
-};
-
-const TEMPLATES: readonly TTemplate[] = (Object.entries(MESSAGES) as [TMessageKey, string][])
-  .filter(([, template]) => /\{\{\w+\}\}/.test(template))
-  .map(([key, template]) => ({ key, pattern: templatePattern(template) }));
 
 const LIMIT_TEXTS = new Map(
   SUBSCRIPTION_FUNCTION_KEYS.map((feature) => [limitReachedMessage(feature), feature] as const),
@@ -83,10 +59,8 @@ const publishProblem = (message: string, lang: TLocale): string | undefined => {
 export const translateKnown = (message: string, lang: TLocale): string | undefined => {
   const key = messageKey(message);
   if (key) return t(lang, `validation.${key}`);
-  for (const template of TEMPLATES) {
-    const groups = template.pattern.exec(message)?.groups;
-    if (groups) return t(lang, `validation.${template.key}`, groups);
-  }
+  const template = messageTemplateOf(message);
+  if (template) return t(lang, `validation.${template.key}`, template.params);
   const feature = LIMIT_TEXTS.get(message);
   if (feature) return t(lang, `server.limitReached.${feature}`);
   return publishProblem(message, lang);

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 
+import { encodeImportText, importReportBom } from '@ccp/schemas';
+import type { TImportEncoding } from '@ccp/schemas';
 import { stringify } from 'csv-stringify/sync';
 
 import type { FileStore } from '../storage/index.ts';
@@ -13,8 +15,6 @@ import type { CsvDelimiter } from './reader.ts';
 
 export type ErrorRow = { line: number; reasons: string[]; cells: readonly string[] };
 
-const BOM = '\ufeff';
-
 // A cell a spreadsheet would run as a formula gets a leading apostrophe. A phone number
 // (`+39 333…`, `-`) stays as it is: it is data people re-import.
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -22,9 +22,17 @@ const PLAIN_NUMBER = /^[+-][\d\s().-]*$/;
 const safeCell = (cell: string): string =>
   FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
 
-/** The report's first line: `line`, `errors`, then the file's own header. */
-export const errorReportHeader = (header: readonly string[], delimiter: CsvDelimiter): string =>
-  BOM +
+/**
+ * The report's first line: `line`, `errors`, then the file's own header. The report is in the
+ * file's encoding (issue 26), so each row's cells are the bytes its file had: a BOM for UTF-8
+ * (Excel then shows accents) and UTF-16, none for Windows-1252, which Excel reads as it is.
+ */
+export const errorReportHeader = (
+  header: readonly string[],
+  delimiter: CsvDelimiter,
+  encoding: TImportEncoding = 'utf-8',
+): string =>
+  importReportBom(encoding) +
   stringify([['line', 'errors', ...header.map(safeCell)]], { delimiter, record_delimiter: '\r\n' });
 
 /** Report lines for failed rows; cells beyond or short of the header are kept as they came. */
@@ -71,16 +79,17 @@ export const openErrorReport = async (
   jobUuid: string,
   checkpoint: { row: number; error_bytes: number },
   headerLine: string,
+  encoding: TImportEncoding = 'utf-8',
 ): Promise<ErrorReportWriter> => {
   const folder = errorReportFolder(jobUuid);
   const stale = (await files.list(folder)).filter((key) => !(segmentRow(key) <= checkpoint.row));
   await Promise.all(stale.map((key) => files.remove(key)));
-  let size = checkpoint.error_bytes || Buffer.byteLength(headerLine, 'utf8');
+  let size = checkpoint.error_bytes || encodeImportText(headerLine, encoding).length;
   return {
     append: async (text, lastRow) => {
       if (text === '') return size;
-      const bytes = Buffer.from(text, 'utf8');
-      await files.putBytes(segmentKey(folder, lastRow), bytes, 'text/csv; charset=utf-8');
+      const bytes = Buffer.from(encodeImportText(text, encoding));
+      await files.putBytes(segmentKey(folder, lastRow), bytes, `text/csv; charset=${encoding}`);
       size += bytes.length;
       return size;
     },
@@ -96,7 +105,9 @@ export const errorReportStream = (
   job: { uuid: string; error_report_path: string },
   checkpoint: { row: number; error_bytes: number },
   headerLine: string,
+  encoding: TImportEncoding = 'utf-8',
 ): Readable => {
+  const headerBytes = Buffer.from(encodeImportText(headerLine, encoding));
   async function* content() {
     if (isSingleFile(job.error_report_path) && checkpoint.error_bytes > 0) {
       const head = await files.read(job.error_report_path, {
@@ -104,9 +115,9 @@ export const errorReportStream = (
         end: checkpoint.error_bytes - 1,
       });
       if (head) yield* head.stream;
-      else yield headerLine;
+      else yield headerBytes;
     } else {
-      yield headerLine;
+      yield headerBytes;
     }
     const segments = (await files.list(errorReportFolder(job.uuid))).filter(
       (key) => segmentRow(key) <= checkpoint.row,

@@ -213,7 +213,8 @@ const runImport = async (context: JobContext) => {
     app.files,
     job.uuid,
     checkpoint,
-    errorReportHeader(options.header, options.delimiter),
+    errorReportHeader(options.header, options.delimiter, options.encoding),
+    options.encoding,
   );
   // The file on this machine: the stored one, or a download from object storage (any server
   // may run the job, and the XLSX reader seeks).
@@ -233,6 +234,7 @@ const runImport = async (context: JobContext) => {
       path: input.path,
       format: options.format,
       delimiter: options.delimiter,
+      encoding: options.encoding ?? 'utf-8',
       columns: options.columns,
       headerLength: options.header.length,
       rowOptions: importRowOptions(options),

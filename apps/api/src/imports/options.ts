@@ -1,5 +1,12 @@
 import { JOB_STATUSES, LEARNER_IMPORT_TYPES } from '@ccp/schemas';
-import type { TChannelKey, TImportJob, TImportRowOptions, TJobStatus, TLocale } from '@ccp/schemas';
+import type {
+  TChannelKey,
+  TImportEncoding,
+  TImportJob,
+  TImportRowOptions,
+  TJobStatus,
+  TLocale,
+} from '@ccp/schemas';
 
 import type { JobsTable } from '../db/types.ts';
 import { localizeMessage } from '../i18n/messages.ts';
@@ -15,6 +22,8 @@ export type LearnersImportOptions = {
   file_name: string;
   format: ImportFormat;
   delimiter: CsvDelimiter;
+  /** The CSV's text encoding (chosen or guessed at upload); absent on older jobs: UTF-8. */
+  encoding?: TImportEncoding;
   /** The file's first row as it came. */
   header: string[];
   columns: ColumnMap;

@@ -1,12 +1,23 @@
-import { BULK_IMPORT_MAX_LEARNERS, MESSAGES, fillMessage, matchImportHeader } from '@ccp/schemas';
-import type { TImportColumn, TImportColumnOverrides, TImportRowOptions } from '@ccp/schemas';
+import {
+  BULK_IMPORT_MAX_LEARNERS,
+  MESSAGES,
+  fillMessage,
+  isAsciiCompatible,
+  matchImportHeader,
+} from '@ccp/schemas';
+import type {
+  TImportColumn,
+  TImportColumnOverrides,
+  TImportEncoding,
+  TImportRowOptions,
+} from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 import { validationError } from '../lib/app-error.ts';
 import { assertWithinPlan } from '../lib/plan-limits.ts';
 import { countActiveLearners } from '../learners/learners-repository.ts';
 import { companyKeys, learnersLimitOf } from './existing.ts';
-import { ImportFileError, countCsvRecords, detectDelimiter, readRows } from './reader.ts';
+import { ImportFileError, countCsvRecords, readRows, sniffCsv } from './reader.ts';
 import type { CsvDelimiter, ImportFormat } from './reader.ts';
 import { checkRow, rowKey } from './rows.ts';
 import type { ColumnMap } from './rows.ts';
@@ -26,14 +37,20 @@ export type PrescanResult = {
   header: string[];
   columns: ColumnMap;
   delimiter: CsvDelimiter;
+  encoding: TImportEncoding;
   totalRows: number;
 };
 
 const fileError = (message: string) => validationError({ file: [message] });
 
 /** The first non-blank row of the file, or null for an empty file. */
-const firstRow = async (path: string, format: ImportFormat, delimiter: CsvDelimiter) => {
-  for await (const { cells } of readRows(path, format, delimiter)) return cells;
+const firstRow = async (
+  path: string,
+  format: ImportFormat,
+  delimiter: CsvDelimiter,
+  encoding: TImportEncoding,
+) => {
+  for await (const { cells } of readRows(path, format, delimiter, encoding)) return cells;
   return null;
 };
 
@@ -66,6 +83,7 @@ export const prescanImport = async (
     companyUuid,
     overrides,
     rowOptions,
+    encoding: chosenEncoding,
   }: {
     path: string;
     format: ImportFormat;
@@ -74,14 +92,20 @@ export const prescanImport = async (
     overrides?: TImportColumnOverrides | undefined;
     /** The upload's row defaults (country of national phones, channels, language). */
     rowOptions: TImportRowOptions;
+    /** The upload's encoding of the CSV; guessed when absent. */
+    encoding?: TImportEncoding | undefined;
   },
 ): Promise<PrescanResult> => {
   // A default channel for every row makes a channels column optional.
   const defaulted: TImportColumn[] = rowOptions.defaultChannels?.length ? ['channels'] : [];
-  const delimiter = format === 'csv' ? await detectDelimiter(path) : ',';
+  const { delimiter, encoding } =
+    format === 'csv'
+      ? await sniffCsv(path, chosenEncoding)
+      : { delimiter: ',' as const, encoding: 'utf-8' as const };
   const limit = await learnersLimitOf(db, companyUuid);
   try {
-    if (format === 'csv') {
+    // The byte scan reads one byte per ASCII character; a UTF-16 file is counted by parsing.
+    if (format === 'csv' && isAsciiCompatible(encoding)) {
       // A byte scan first (a 100,000-row file in a few tens of milliseconds): broken quoting, and
       // rows whose field count differs from the header's, each costly for the parser, are refused
       // before any row is parsed, the header included (the parser reads a whole 256 KB chunk).
@@ -89,7 +113,7 @@ export const prescanImport = async (
       if (count.irregular > IMPORT_MAX_IRREGULAR_ROWS) {
         throw fileError(MESSAGES.importIrregularRows);
       }
-      const header = await firstRow(path, format, delimiter);
+      const header = await firstRow(path, format, delimiter, encoding);
       const columns = checkHeader(header, overrides, defaulted);
       if ('brokenAtLine' in count) {
         throw fileError(fillMessage(MESSAGES.importCsvBroken, { line: count.brokenAtLine }));
@@ -98,7 +122,7 @@ export const prescanImport = async (
       if (limit === null) {
         const totalRows = count.records - 1;
         checkRowCount(totalRows);
-        return { header: header!, columns, delimiter, totalRows };
+        return { header: header!, columns, delimiter, encoding, totalRows };
       }
     }
   } catch (error) {
@@ -113,7 +137,7 @@ export const prescanImport = async (
   let added = 0;
   const firstLines = new Map<string, number>();
   try {
-    for await (const { line, cells } of readRows(path, format, delimiter)) {
+    for await (const { line, cells } of readRows(path, format, delimiter, encoding)) {
       if (header === null) {
         header = cells;
         columns = checkHeader(cells, overrides, defaulted);
@@ -138,5 +162,5 @@ export const prescanImport = async (
     const active = await countActiveLearners(db, companyUuid);
     await assertWithinPlan(db, companyUuid, 'learners', active + added);
   }
-  return { header, columns, delimiter, totalRows };
+  return { header, columns, delimiter, encoding, totalRows };
 };

@@ -1,8 +1,19 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 
-import { IMPORT_MAX_RECORD_BYTES, MESSAGES, fillMessage, guessCsvDelimiter } from '@ccp/schemas';
-import type { TCsvDelimiter } from '@ccp/schemas';
+import {
+  IMPORT_ENCODING_SNIFF_BYTES,
+  IMPORT_MAX_RECORD_BYTES,
+  MESSAGES,
+  createImportDecoder,
+  decodeImportText,
+  detectImportEncoding,
+  fillMessage,
+  guessCsvDelimiter,
+  isAsciiCompatible,
+} from '@ccp/schemas';
+import type { TCsvDelimiter, TImportEncoding } from '@ccp/schemas';
 import { CsvError, parse } from 'csv-parse';
 
 import { XlsxError, readXlsxRows } from './xlsx.ts';
@@ -27,18 +38,42 @@ export class ImportFileError extends Error {
 }
 
 /**
- * The delimiter of a CSV file from its first line: the most frequent of `,` `;` and tab outside
- * quotes (Italian and German Excel write `;`). A file without any is read with `,`.
+ * The encoding of a CSV file (the upload's choice, else its BOM, else UTF-8 or Windows-1252 by
+ * its bytes: the shared guess of @ccp/schemas) and its delimiter from its first line: the most
+ * frequent of `,` `;` and tab outside quotes (Italian and German Excel write `;`). A file
+ * without any is read with `,`.
  */
-export const detectDelimiter = async (path: string): Promise<CsvDelimiter> => {
+export const sniffCsv = async (
+  path: string,
+  chosen?: TImportEncoding,
+): Promise<{ encoding: TImportEncoding; delimiter: CsvDelimiter }> => {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(IMPORT_MAX_RECORD_BYTES);
+    const buffer = Buffer.alloc(IMPORT_ENCODING_SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return guessCsvDelimiter(buffer.subarray(0, bytesRead).toString('utf8'));
+    const head = buffer.subarray(0, bytesRead);
+    const encoding = chosen ?? detectImportEncoding(head).encoding;
+    return { encoding, delimiter: guessCsvDelimiter(decodeImportText(head, encoding)) };
   } finally {
     await handle.close();
   }
+};
+
+/** The file's bytes as UTF-8 for csv-parse: as they are, or decoded from their encoding. */
+const utf8Stream = (path: string, encoding: TImportEncoding) => {
+  const input = createReadStream(path, { highWaterMark: 256 * 1024 });
+  if (encoding === 'utf-8') return { input, output: input };
+  const decoder = createImportDecoder(encoding);
+  const output = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      done(null, decoder.write(chunk));
+    },
+    flush(done) {
+      done(null, decoder.end());
+    },
+  });
+  input.on('error', (error) => output.destroy(error));
+  return { input, output: input.pipe(output) };
 };
 
 const isBlank = (cells: readonly string[]) => cells.every((cell) => cell.trim() === '');
@@ -54,8 +89,23 @@ const newlinesIn = (cells: readonly string[]): number => {
   return count;
 };
 
-async function* csvRows(path: string, delimiter: CsvDelimiter): AsyncGenerator<SourceRow> {
-  const input = createReadStream(path, { highWaterMark: 256 * 1024 });
+/** Where the byte scan finds the CSV broken; it reads one byte per ASCII character, not UTF-16. */
+const brokenLineOf = async (
+  path: string,
+  delimiter: CsvDelimiter,
+  encoding: TImportEncoding,
+): Promise<number | undefined> => {
+  if (!isAsciiCompatible(encoding)) return undefined;
+  const count = await countCsvRecords(path, delimiter).catch(() => null);
+  return count !== null && 'brokenAtLine' in count ? count.brokenAtLine : undefined;
+};
+
+async function* csvRows(
+  path: string,
+  delimiter: CsvDelimiter,
+  encoding: TImportEncoding,
+): AsyncGenerator<SourceRow> {
+  const { input, output } = utf8Stream(path, encoding);
   const parser = parse({
     bom: true,
     delimiter,
@@ -70,8 +120,8 @@ async function* csvRows(path: string, delimiter: CsvDelimiter): AsyncGenerator<S
     skip_empty_lines: true,
     info: true,
   });
-  input.on('error', (error) => parser.destroy(error));
-  input.pipe(parser);
+  output.on('error', (error: Error) => parser.destroy(error));
+  output.pipe(parser);
   // csv-parse's own line counter drifts on CRLF inside quoted fields, so count here: a record
   // spans one line plus the line breaks inside its quoted fields.
   let nextLine = 1;
@@ -90,8 +140,7 @@ async function* csvRows(path: string, delimiter: CsvDelimiter): AsyncGenerator<S
     if (error instanceof CsvError) {
       // Records parsed in the same chunk as the broken one never reach this loop, so the line
       // is found by the byte scan, which stops where the parser would.
-      const count = await countCsvRecords(path, delimiter).catch(() => null);
-      const line = count && 'brokenAtLine' in count ? count.brokenAtLine : nextLine;
+      const line = (await brokenLineOf(path, delimiter, encoding)) ?? nextLine;
       throw new ImportFileError(fillMessage(MESSAGES.importCsvBroken, { line }), line);
     }
     throw error;
@@ -240,4 +289,6 @@ export const readRows = (
   path: string,
   format: ImportFormat,
   delimiter: CsvDelimiter = ',',
-): AsyncGenerator<SourceRow> => (format === 'csv' ? csvRows(path, delimiter) : xlsxRows(path));
+  encoding: TImportEncoding = 'utf-8',
+): AsyncGenerator<SourceRow> =>
+  format === 'csv' ? csvRows(path, delimiter, encoding) : xlsxRows(path);

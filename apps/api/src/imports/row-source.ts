@@ -1,4 +1,4 @@
-import type { TImportRowOptions, TLearnerInput } from '@ccp/schemas';
+import type { TImportEncoding, TImportRowOptions, TLearnerInput } from '@ccp/schemas';
 
 import { readRows } from './reader.ts';
 import type { CsvDelimiter, ImportFormat } from './reader.ts';
@@ -13,6 +13,7 @@ export type RowSourceParams = {
   path: string;
   format: ImportFormat;
   delimiter: CsvDelimiter;
+  encoding: TImportEncoding;
   columns: ColumnMap;
   headerLength: number;
   /** The upload's row defaults (country of national phones, channels, language). */
@@ -35,7 +36,12 @@ export async function* preparedBatches(params: RowSourceParams): AsyncGenerator<
   let header = true;
   let row = 0;
   let batch: PreparedRow[] = [];
-  for await (const { line, cells } of readRows(params.path, params.format, params.delimiter)) {
+  for await (const { line, cells } of readRows(
+    params.path,
+    params.format,
+    params.delimiter,
+    params.encoding,
+  )) {
     if (header) {
       header = false;
       continue;

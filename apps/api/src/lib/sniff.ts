@@ -46,7 +46,8 @@ const isPlainText = (head: Buffer) =>
   !head.includes(0) && !BINARY_STARTS.some((start) => startsWith(head, start));
 
 const CHECKS: Record<string, (head: Buffer) => boolean> = {
-  csv: isPlainText,
+  // PowerShell's `Export-Csv -Encoding Unicode` writes UTF-16 with its BOM (issue 26).
+  csv: (head) => isUtf16(head) || isPlainText(head),
   txt: (head) => isUtf16(head) || isPlainText(head),
   xlsx: (head) => startsWith(head, ZIP),
   docx: (head) => startsWith(head, ZIP),

@@ -4,12 +4,7 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import {
-  ImportFileError,
-  countCsvRecords,
-  detectDelimiter,
-  readRows,
-} from '../../src/imports/reader.ts';
+import { ImportFileError, countCsvRecords, sniffCsv, readRows } from '../../src/imports/reader.ts';
 import type { CsvDelimiter } from '../../src/imports/reader.ts';
 
 // The streaming reader (line numbers as an editor shows them) and the byte scan the upload counts
@@ -120,6 +115,6 @@ describe('the CSV reader and the byte count', () => {
     ['"x;y;z",b,c\n', ','],
     ['single\n', ','],
   ])('detects the delimiter of %j', async (content, delimiter) => {
-    expect(await detectDelimiter(file(content))).toBe(delimiter);
+    expect((await sniffCsv(file(content))).delimiter).toBe(delimiter);
   });
 });

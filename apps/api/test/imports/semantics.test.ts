@@ -1,7 +1,12 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { BULK_IMPORT_MAX_LEARNERS, IMPORT_TEMPLATE_HEADER, MESSAGES } from '@ccp/schemas';
+import {
+  BULK_IMPORT_MAX_LEARNERS,
+  IMPORT_TEMPLATE_HEADER,
+  MESSAGES,
+  fillMessage,
+} from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
 import { drainJobs } from '../../src/jobs/runner.ts';
@@ -241,7 +246,8 @@ describe('bulk learner import: upsert semantics', async () => {
         ].join(' | ')}",R2,D2,not-an-email,,fax,fr\r\n` +
         `4,email: ${MESSAGES.emailRequiredForChannel},Grace,Hopper,,,slack,en\r\n` +
         `5,email: The email is already on line 2 of this file.,Ada,Again,Ada@example.test,,slack,en\r\n` +
-        `6,phone: ${MESSAGES.phoneInvalid},Mario,Rossi,,333,whatsapp,it\r\n` +
+        // Issue 26: the reason names the fix (the country of national numbers).
+        `6,"phone: ${fillMessage(MESSAGES.importPhoneInvalid, { number: '333', country: 'IT' })}",Mario,Rossi,,333,whatsapp,it\r\n` +
         `8,${MESSAGES.importRowTooManyFields},Luigi,Verdi,luigi@example.test,,slack,en,extra\r\n`,
     );
   });

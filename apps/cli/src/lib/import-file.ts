@@ -1,9 +1,10 @@
 import path from 'node:path';
 
 import { MESSAGES } from '@ccp/schemas';
+import type { TImportEncoding } from '@ccp/schemas';
 import type { CellValue as CellValueOf } from 'exceljs';
 
-import { detectDelimiter, readCsvRows } from './csv-reader.ts';
+import { readCsvRows, sniffCsv } from './csv-reader.ts';
 import type { CsvDelimiter, CsvRow } from './csv-reader.ts';
 import { UsageError } from './errors.ts';
 
@@ -22,6 +23,8 @@ export const importFormatOf = (file: string): ImportFormat => {
 export type ImportSource = {
   format: ImportFormat;
   delimiter: CsvDelimiter;
+  /** The CSV's encoding (chosen, else guessed as the server guesses it); UTF-8 for an .xlsx. */
+  encoding: TImportEncoding;
   /** Batches of non-blank rows, header first; `onBytes` hears the bytes read (CSV). */
   rows: (onBytes?: (bytes: number) => void) => AsyncGenerator<CsvRow[]>;
 };
@@ -71,12 +74,21 @@ async function* xlsxRows(file: string): AsyncGenerator<CsvRow[]> {
   if (batch.length > 0) yield batch;
 }
 
-export const openImportSource = async (file: string): Promise<ImportSource> => {
+export const openImportSource = async (
+  file: string,
+  encoding?: TImportEncoding,
+): Promise<ImportSource> => {
   const format = importFormatOf(file);
-  const delimiter = format === 'csv' ? await detectDelimiter(file) : ',';
+  const sniffed =
+    format === 'csv'
+      ? await sniffCsv(file, encoding)
+      : { encoding: 'utf-8' as const, delimiter: ',' as const };
   return {
     format,
-    delimiter,
-    rows: (onBytes) => (format === 'csv' ? readCsvRows(file, delimiter, onBytes) : xlsxRows(file)),
+    ...sniffed,
+    rows: (onBytes) =>
+      format === 'csv'
+        ? readCsvRows(file, sniffed.delimiter, onBytes, sniffed.encoding)
+        : xlsxRows(file),
   };
 };

@@ -1,12 +1,18 @@
 import type { TReactionText } from '@ccp/data-provider';
-import { MESSAGES, messageKey } from '@ccp/schemas';
+import { MESSAGES, messageKey, messageTemplateOf } from '@ccp/schemas';
 import type { TMessageKey } from '@ccp/schemas';
 
 /**
  * A text to show, as the client reported it (English, spec §7/§8), with the key that translates
  * it (`validation.<key>` in locales/) when it is one of the spec's known texts.
  */
-export type TMessage = { text: string; key?: TMessageKey; detail?: string };
+export type TMessage = {
+  text: string;
+  key?: TMessageKey;
+  detail?: string;
+  /** The values of a filled-in template ("The phone {{number}} …"). */
+  params?: Record<string, string>;
+};
 
 const PREFIX = `${MESSAGES.serverErrorPrefix} `;
 
@@ -14,6 +20,8 @@ const PREFIX = `${MESSAGES.serverErrorPrefix} `;
 export const describeMessage = (text: string): TMessage => {
   const key = messageKey(text);
   if (key) return { text, key };
+  const template = messageTemplateOf(text);
+  if (template) return { text, key: template.key, params: template.params };
   if (text.startsWith(PREFIX)) {
     return { text, key: 'serverErrorPrefix', detail: text.slice(PREFIX.length) };
   }

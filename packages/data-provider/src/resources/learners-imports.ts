@@ -66,6 +66,7 @@ const importForm = (fields: TImportUploadOptions, file: Blob): FormData => {
     form.append('default_channels', fields.default_channels.join(','));
   }
   if (fields.default_locale) form.append('default_locale', fields.default_locale);
+  if (fields.encoding) form.append('encoding', fields.encoding);
   form.append('file', file, file instanceof File ? file.name : 'learners.csv');
   return form;
 };
@@ -86,6 +87,8 @@ export type TImportUploadOptions = {
   default_channels?: string[];
   /** Language of rows without one. */
   default_locale?: string;
+  /** A CSV's text encoding, as the preview read it (the server guesses the same when absent). */
+  encoding?: string;
 };
 
 /**

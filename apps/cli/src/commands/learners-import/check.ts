@@ -3,20 +3,26 @@ import type { WriteStream } from 'node:fs';
 
 import {
   BULK_IMPORT_MAX_LEARNERS,
+  CsvBrokenError,
+  IMPORT_PREVIEW_ROWS,
   MESSAGES,
   checkImportRow,
+  encodeImportText,
+  importPreviewRow,
+  importReportBom,
   fillMessage,
   importRowKey,
   matchImportHeader,
 } from '@ccp/schemas';
 import type {
   TImportColumnOverrides,
+  TImportEncoding,
   TImportHeader,
+  TImportPreviewRow,
   TImportRowCheckOptions,
   TImportRowOptions,
 } from '@ccp/schemas';
 
-import { CsvBrokenError } from '../../lib/csv-reader.ts';
 import type { CsvDelimiter } from '../../lib/csv-reader.ts';
 import type { ImportSource } from '../../lib/import-file.ts';
 
@@ -35,6 +41,10 @@ export type TCheckResult = {
   failed: number;
   /** The first failed rows (at most `keepErrors`); the error report has all of them. */
   errors: TCheckedError[];
+  /** The first valid rows as they will be stored (IMPORT_PREVIEW_ROWS). */
+  preview: TImportPreviewRow[];
+  /** Rows stored with a warning (a landline for WhatsApp). */
+  warned: number;
 };
 
 export type CheckOptions = {
@@ -60,8 +70,9 @@ export const csvLine = (cells: readonly string[], delimiter: CsvDelimiter): stri
     )
     .join(delimiter)}\r\n`;
 
-const writeText = (stream: WriteStream, text: string) =>
-  stream.write(text)
+// The report is written in the file's own encoding, so its cells are the file's bytes.
+const writeText = (stream: WriteStream, text: string, encoding: TImportEncoding) =>
+  stream.write(encodeImportText(text, encoding))
     ? Promise.resolve()
     : new Promise<void>((resolve) => stream.once('drain', resolve));
 
@@ -87,6 +98,8 @@ export const checkImportFile = async (
     valid: 0,
     failed: 0,
     errors: [],
+    preview: [],
+    warned: 0,
   };
   let report: WriteStream | null = null;
   let bytes = 0;
@@ -110,7 +123,8 @@ export const checkImportFile = async (
             report = createWriteStream(options.errorsOut);
             await writeText(
               report,
-              `\ufeff${csvLine(['line', 'errors', ...cells.map(safeCell)], source.delimiter)}`,
+              `${importReportBom(source.encoding)}${csvLine(['line', 'errors', ...cells.map(safeCell)], source.delimiter)}`,
+              source.encoding,
             );
           }
           continue;
@@ -127,6 +141,10 @@ export const checkImportFile = async (
         const check = checkImportRow(cells, columns, result.header.length, firstLine, checkOptions);
         if (check.ok) {
           result.valid += 1;
+          if (check.warnings.length > 0) result.warned += 1;
+          if (result.preview.length < IMPORT_PREVIEW_ROWS) {
+            result.preview.push(importPreviewRow(line, check));
+          }
           continue;
         }
         result.failed += 1;
@@ -140,6 +158,7 @@ export const checkImportFile = async (
               [String(line), check.reasons.join(' | '), ...padded.map(safeCell)],
               source.delimiter,
             ),
+            source.encoding,
           );
         }
       }

@@ -23,7 +23,9 @@ import {
   FINISHED_JOB_STATUSES,
   CHANNEL_KEYS,
   LOCALES,
+  IMPORT_ENCODINGS,
   ZImportUploadFieldsSchema,
+  importEncodingOf,
   isKnownCountry,
   matchImportHeader,
   parseImportColumnOverrides,
@@ -33,6 +35,7 @@ import type {
   TImportColumn,
   TImportColumnOverrides,
   TImportJob,
+  TImportPreviewRow,
   TLearnersList,
   TLocale,
 } from '@ccp/schemas';
@@ -58,6 +61,7 @@ export type LearnersImportOptions = GlobalOptions & {
   defaultCountry?: string;
   defaultChannels?: string;
   defaultLanguage?: string;
+  encoding?: string;
   map?: string[];
   dryRun?: boolean;
   errorsOut?: string;
@@ -95,6 +99,18 @@ const overridesOf = (options: LearnersImportOptions): TImportColumnOverrides => 
   } catch (error) {
     throw new UsageError(`--map: ${(error as Error).message}`);
   }
+};
+
+/** --encoding, checked: it wins over the guess, here and on the server. */
+const encodingOf = (options: LearnersImportOptions) => {
+  if (options.encoding === undefined) return undefined;
+  const encoding = importEncodingOf(options.encoding);
+  if (!encoding) {
+    throw new UsageError(
+      `--encoding: expected one of ${IMPORT_ENCODINGS.join(', ')}, got "${options.encoding}".`,
+    );
+  }
+  return encoding;
 };
 
 /** The row defaults (--default-country, --default-channels, --default-language), checked. */
@@ -142,6 +158,19 @@ const describeMapping = (check: Pick<TCheckResult, 'matched'>): string =>
     )
     .join(', ')}`;
 
+/** `line 2: Anna Verdi <anna@x.it> +393475550101 (IT, mobile) whatsapp,slack en` and warnings. */
+const describePreviewRow = (row: TImportPreviewRow): string =>
+  [
+    `line ${row.line}: ${row.first_name} ${row.last_name}`,
+    row.email ? `<${row.email}>` : null,
+    row.phone ? `${row.phone.e164} (${row.phone.country ?? '?'}, ${row.phone.type})` : null,
+    row.channels.join(','),
+    row.locale,
+    ...row.warnings.map((warning) => `⚠ ${warning}`),
+  ]
+    .filter(Boolean)
+    .join(' ');
+
 const warnUnusedOverrides = (io: CliIo, check: Pick<TCheckResult, 'matched'>) => {
   for (const key of check.matched.unusedOverrides) {
     printErr(io, `Warning: --map names "${key}", which is not a column of the file.`);
@@ -172,16 +201,21 @@ const dryRun = async (
     printJson(io, {
       file: fileName,
       dry_run: true,
+      encoding: source.format === 'csv' ? source.encoding : null,
+      delimiter: source.format === 'csv' ? source.delimiter : null,
       columns: result.matched.columns,
       problems: result.problems,
       total_rows: result.rows,
       valid: result.valid,
       failed: result.failed,
+      warned: result.warned,
       errors: result.errors,
+      preview: result.preview,
     });
   } else {
     if (result.matched.matches.length > 0) printErr(io, describeMapping(result));
     warnUnusedOverrides(io, result);
+    for (const row of result.preview.slice(0, 10)) printErr(io, describePreviewRow(row));
     for (const { line, reasons } of result.errors.slice(0, 50)) {
       printOut(io, `line ${line}: ${reasons.join(' | ')}`);
     }
@@ -363,7 +397,7 @@ export async function learnersImport(
     } catch {
       throw new UsageError(`No such file: ${file}`);
     }
-    const source = await openImportSource(localFile);
+    const source = await openImportSource(localFile, encodingOf(options));
     const fileName = stdin ? 'stdin.csv' : path.basename(file);
     if (options.dryRun) {
       await dryRun(io, source, fileName, options);
@@ -435,6 +469,7 @@ export async function learnersImport(
           default_country: defaults.defaultCountry,
           default_channels: defaults.defaultChannels?.join(','),
           default_locale: defaults.defaultLocale,
+          encoding: source.format === 'csv' ? source.encoding : undefined,
         },
         {
           field: 'file',

@@ -1,7 +1,7 @@
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { ApiError } from '@ccp/data-provider';
 import { IMPORT_TEMPLATE_HEADER, MESSAGES, UPLOAD_MAX_BYTES } from '@ccp/schemas';
-import type { TImportJob, TLearnersList } from '@ccp/schemas';
+import type { TImportEncoding, TImportJob, TLearnersList } from '@ccp/schemas';
 import { useCreate, useList } from '@refinedev/core';
 import {
   Alert,
@@ -107,6 +107,13 @@ export const LearnersImportCreate = () => {
     }
   };
 
+  // The user's encoding for a CSV whose guess was wrong: the preview is read again with it, and
+  // the upload sends it, so the server reads the file the same way.
+  const reread = async (encoding: TImportEncoding) => {
+    if (!file) return;
+    setPreview(await readPreview(file, encoding));
+  };
+
   const start = async () => {
     if (!file) return;
     const controller = new AbortController();
@@ -125,6 +132,8 @@ export const LearnersImportCreate = () => {
                 default_channels: choice.defaultChannels,
                 ...(choice.defaultLocale ? { default_locale: choice.defaultLocale } : {}),
                 default_country: choice.defaultCountry,
+                // The encoding the preview read the CSV with: the server reads it the same way.
+                ...(preview.encoding ? { encoding: preview.encoding.encoding } : {}),
               }
             : {}),
         },
@@ -223,7 +232,12 @@ export const LearnersImportCreate = () => {
             <Alert type="info" showIcon message={t('learnersImport.mapping.noPreview')} />
           ) : null}
           {preview && choice ? (
-            <MappingStep preview={preview} choice={choice} onChange={setChoice} />
+            <MappingStep
+              preview={preview}
+              choice={choice}
+              onChange={setChoice}
+              onEncoding={(encoding) => void reread(encoding)}
+            />
           ) : null}
           {failure ? (
             <Alert type="error" showIcon role="alert" message={failure} style={{ marginTop: 16 }} />

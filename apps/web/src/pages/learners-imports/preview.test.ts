@@ -3,17 +3,17 @@ import { describe, expect, it } from 'vitest';
 
 import { guessCsvDelimiter } from '@ccp/schemas';
 
-import { csvRecords, readPreview } from './preview.ts';
+import { readPreview } from './preview.ts';
 
 describe('the import preview', () => {
   it('reads CSV as the server does: its separator, quotes, blank lines, a BOM', async () => {
     expect(guessCsvDelimiter('Nome;Cognome;"A,B";Email\n1,2,3')).toBe(';');
     expect(guessCsvDelimiter('a\tb\tc')).toBe('\t');
     expect(guessCsvDelimiter('single')).toBe(',');
-    expect(csvRecords('a,"b ""c"", d"\r\n\r\n1,2\n', ',', 10)).toEqual([
-      ['a', 'b "c", d'],
-      ['1', '2'],
-    ]);
+    expect(await readPreview(new File(['a,"b ""c"", d"\r\n\r\n1,2\n'], 'q.csv'))).toMatchObject({
+      header: ['a', 'b "c", d'],
+      rows: [['1', '2']],
+    });
     const file = new File(['\uFEFFNome;Cognome\nGiulia;Bianchi\nMarco;"Ferri\nSecondo"'], 'a.csv');
     expect(await readPreview(file)).toEqual({
       header: ['Nome', 'Cognome'],
@@ -21,6 +21,31 @@ describe('the import preview', () => {
         ['Giulia', 'Bianchi'],
         ['Marco', 'Ferri\nSecondo'],
       ],
+      encoding: { encoding: 'utf-8', by: 'bom' },
+    });
+  });
+
+  it('reads a German Excel CSV in Windows-1252 and a UTF-16 export, as the server does', async () => {
+    // "Jürgen;Weiß" as Excel's plain "CSV" writes it on a German Windows.
+    const cp1252 = new Uint8Array([...'Vorname;Nachname\nJ'].map((c) => c.charCodeAt(0)));
+    const file = new File(
+      [cp1252, new Uint8Array([0xfc]), 'rgen;Wei', new Uint8Array([0xdf]), '\n'],
+      'de.csv',
+    );
+    expect(await readPreview(file)).toEqual({
+      header: ['Vorname', 'Nachname'],
+      rows: [['Jürgen', 'Weiß']],
+      encoding: { encoding: 'windows-1252', by: 'content' },
+    });
+    const utf16 = new Uint8Array([
+      0xff,
+      0xfe,
+      ...[...'"Vorname","Sprache"\r\n"Zoë","de"\r\n'].flatMap((c) => [c.charCodeAt(0), 0]),
+    ]);
+    expect(await readPreview(new File([utf16], 'ad.csv'))).toEqual({
+      header: ['Vorname', 'Sprache'],
+      rows: [['Zoë', 'de']],
+      encoding: { encoding: 'utf-16le', by: 'bom' },
     });
   });
 

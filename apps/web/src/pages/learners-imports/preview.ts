@@ -1,11 +1,22 @@
-import { guessCsvDelimiter } from '@ccp/schemas';
+import {
+  createCsvParser,
+  decodeImportText,
+  detectImportEncoding,
+  guessCsvDelimiter,
+} from '@ccp/schemas';
+import type { TImportEncoding, TImportEncodingGuess } from '@ccp/schemas';
 import { unzip } from 'fflate';
 
 // The first rows of an import file, read in the browser for the mapping step: the header the
 // automatic matching starts from and a few rows to show and check. Nothing here decides what is
 // imported: the server reads the whole file again with the same shared rules.
 
-export type TFilePreview = { header: string[]; rows: string[][] };
+export type TFilePreview = {
+  header: string[];
+  rows: string[][];
+  /** A CSV's encoding: the guess (or the user's choice) the server is sent. */
+  encoding?: TImportEncodingGuess;
+};
 
 /** Data rows shown under the header. */
 export const PREVIEW_ROWS = 5;
@@ -16,49 +27,21 @@ export const XLSX_PREVIEW_MAX_BYTES = 20 * 1024 * 1024;
 /** How much of the first worksheet's XML is decoded for its first rows. */
 const SHEET_PREVIEW_BYTES = 2 * 1024 * 1024;
 
-/** RFC 4180 records of `text`, at most `limit`, without blank ones; a cut last record is dropped. */
-export const csvRecords = (text: string, delimiter: string, limit: number): string[][] => {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let index = 0;
-  const endRecord = () => {
-    record.push(cell);
-    if (record.some((value) => value.trim() !== '')) records.push(record);
-    record = [];
-    cell = '';
-  };
-  while (index < text.length && records.length < limit) {
-    const char = text[index]!;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === delimiter) {
-      record.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') index += 1;
-      endRecord();
-    } else cell += char;
-    index += 1;
-  }
-  return records;
-};
-
-const readCsv = async (file: Blob): Promise<TFilePreview> => {
-  const whole = file.size <= CSV_PREVIEW_BYTES;
-  let text = await file.slice(0, CSV_PREVIEW_BYTES).text();
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // A cut file ends mid-record: only records followed by a line break are complete.
-  if (!whole) text = text.slice(0, Math.max(text.lastIndexOf('\n'), 0));
-  else if (!/[\r\n]$/.test(text)) text += '\n';
-  const [header = [], ...rows] = csvRecords(text, guessCsvDelimiter(text), PREVIEW_ROWS + 1);
-  return { header, rows };
+/**
+ * The first rows of a CSV with the shared reader of @ccp/schemas, as the server and the CLI read
+ * it: the encoding (a BOM, else UTF-8 or Windows-1252; `encoding` overrides), the separator, the
+ * parser. A cut file's last, incomplete record is left out.
+ */
+const readCsv = async (file: Blob, encoding?: TImportEncoding): Promise<TFilePreview> => {
+  const bytes = new Uint8Array(await file.slice(0, CSV_PREVIEW_BYTES).arrayBuffer());
+  const guess: TImportEncodingGuess = encoding
+    ? { encoding, by: 'content' }
+    : detectImportEncoding(bytes);
+  const text = decodeImportText(bytes, guess.encoding);
+  const parser = createCsvParser(guessCsvDelimiter(text));
+  const records = [...parser.push(text), ...(file.size <= CSV_PREVIEW_BYTES ? parser.end() : [])];
+  const [header = [], ...rows] = records.slice(0, PREVIEW_ROWS + 1).map((row) => row.cells);
+  return { header, rows, encoding: guess };
 };
 
 const unzipEntries = (data: Uint8Array, wanted: (name: string) => boolean) =>
@@ -157,5 +140,8 @@ const readXlsx = async (file: Blob): Promise<TFilePreview | null> => {
 };
 
 /** The first rows of a .csv or .xlsx; null when the file is too large to preview here. */
-export const readPreview = async (file: File): Promise<TFilePreview | null> =>
-  /\.xlsx$/i.test(file.name) ? readXlsx(file) : readCsv(file);
+export const readPreview = async (
+  file: File,
+  encoding?: TImportEncoding,
+): Promise<TFilePreview | null> =>
+  /\.xlsx$/i.test(file.name) ? readXlsx(file) : readCsv(file, encoding);

@@ -10,6 +10,7 @@ import {
   ZListImportJobsQuerySchema,
   ZListImportJobsResponseSchema,
   ZUuidSchema,
+  encodeImportText,
 } from '@ccp/schemas';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -58,8 +59,22 @@ const bodyCheckedInHandler = <T>(route: RouteSchemaDef<T>) =>
     ? (data: unknown) => ({ value: data })
     : validatorCompiler(route as unknown as RouteSchemaDef<z.ZodType>);
 
-const csvFileName = (fileName: string) =>
-  `${path.parse(fileName).name.replace(/[^\p{L}\p{N} ._-]/gu, '_') || 'import'}-errors.csv`;
+/**
+ * `attachment` with the report's name for any upload name (RFC 6266 §4.3): an ASCII fallback in
+ * `filename` and the real name, UTF-8 and percent-encoded, in `filename*` (RFC 8187). A name
+ * above U+00FF (学習者リスト.csv) in a plain header was a 500 (ERR_INVALID_CHAR).
+ */
+export const reportDisposition = (fileName: string): string => {
+  const name = `${path.parse(fileName).name.replace(/[^\p{L}\p{N} ._-]/gu, '_') || 'import'}-errors.csv`;
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return ascii === name
+    ? `attachment; filename="${name}"`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+};
 
 export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async (app, opts) => {
   const maxBytes = opts.maxUploadBytes ?? UPLOAD_MAX_BYTES;
@@ -112,6 +127,10 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           default_locale: z.string().optional().meta({
             description: 'Language (en, it, de) of rows without one.',
           }),
+          encoding: z.string().optional().meta({
+            description:
+              'Text encoding of a CSV (utf-8, utf-16le, utf-16be, windows-1252); when absent, a BOM decides, else UTF-8 or Windows-1252 by the bytes. The error report is written in it.',
+          }),
         }),
         response: { 202: ZImportJobResponseSchema },
       },
@@ -150,11 +169,13 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           companyUuid,
           overrides: fields.columns,
           rowOptions: importRowOptions(defaults),
+          encoding: fields.encoding,
         });
         const options: LearnersImportOptions = {
           file_name: file.fileName,
           format: file.format,
           delimiter: scan.delimiter,
+          encoding: scan.encoding,
           header: scan.header,
           columns: scan.columns,
           ...defaults,
@@ -283,15 +304,17 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
         );
       }
       const options = parseImportOptions(job.options);
-      const header = errorReportHeader(options.header, options.delimiter);
+      const encoding = options.encoding ?? 'utf-8';
+      const header = errorReportHeader(options.header, options.delimiter, encoding);
       reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csvFileName(options.file_name)}"`);
-      if (!job.error_report_path) return reply.send(header);
+        .type(`text/csv; charset=${encoding}`)
+        .header('content-disposition', reportDisposition(options.file_name));
+      if (!job.error_report_path)
+        return reply.send(Buffer.from(encodeImportText(header, encoding)));
       // Only what a committed batch covers: a running job may have stored more.
       const checkpoint = parseImportCheckpoint(job.checkpoint);
       const report = { uuid: job.uuid, error_report_path: job.error_report_path };
-      return reply.send(errorReportStream(app.files, report, checkpoint, header));
+      return reply.send(errorReportStream(app.files, report, checkpoint, header, encoding));
     },
   );
 

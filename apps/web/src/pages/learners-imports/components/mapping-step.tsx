@@ -1,8 +1,10 @@
 import {
   IMPORT_COLUMN_TARGETS,
   IMPORT_DEFAULT_COUNTRY,
+  IMPORT_ENCODINGS,
   LOCALES,
   checkImportRow,
+  importPreviewRow,
   matchImportHeader,
 } from '@ccp/schemas';
 import type {
@@ -10,6 +12,8 @@ import type {
   TImportColumn,
   TImportColumnOverrides,
   TImportColumnTarget,
+  TImportEncoding,
+  TImportPreviewRow,
 } from '@ccp/schemas';
 import { useList } from '@refinedev/core';
 import { Alert, Form, Select, Table, Tag, Typography } from 'antd';
@@ -68,6 +72,23 @@ type Props = {
   preview: TFilePreview;
   choice: TMappingChoice;
   onChange: (choice: TMappingChoice) => void;
+  /** A CSV read again in another encoding than the guess. */
+  onEncoding?: (encoding: TImportEncoding) => void;
+};
+
+/** `+353 87 555 0199` with its country and type, as it will be stored. */
+const PhoneCell = ({ phone }: { phone: TImportPreviewRow['phone'] }) => {
+  const { t } = useTranslation();
+  if (!phone) return <Typography.Text type="secondary">—</Typography.Text>;
+  return (
+    <span className="import-mapping__phone">
+      <Typography.Text code>{phone.e164}</Typography.Text>{' '}
+      {phone.country ? <Tag>{phone.country}</Tag> : null}
+      <Typography.Text type="secondary">
+        {t(`learnersImport.phoneType.${phone.type}`)}
+      </Typography.Text>
+    </span>
+  );
 };
 
 /**
@@ -75,7 +96,7 @@ type Props = {
  * fills, the defaults for rows without a channel, a language or an international prefix, the
  * problems the shared matcher finds, and the first rows checked by the shared row rules.
  */
-export const MappingStep = ({ preview, choice, onChange }: Props) => {
+export const MappingStep = ({ preview, choice, onChange, onEncoding }: Props) => {
   const { t } = useTranslation();
   const countries = useCountryOptions();
   const { result: channels } = useList<TChannel>({
@@ -167,6 +188,22 @@ export const MappingStep = ({ preview, choice, onChange }: Props) => {
       />
 
       <Form layout="vertical" className="import-mapping__defaults">
+        {preview.encoding ? (
+          <Form.Item
+            label={t('learnersImport.mapping.encoding')}
+            extra={t(`learnersImport.mapping.encodingBy.${preview.encoding.by}`)}
+          >
+            <Select
+              aria-label={t('learnersImport.mapping.encoding')}
+              value={preview.encoding.encoding}
+              onChange={(next: TImportEncoding) => onEncoding?.(next)}
+              options={IMPORT_ENCODINGS.map((encoding) => ({
+                value: encoding,
+                label: t(`learnersImport.encodings.${encoding}`),
+              }))}
+            />
+          </Form.Item>
+        ) : null}
         <Form.Item
           label={t('learnersImport.mapping.defaultChannels')}
           extra={t('learnersImport.mapping.defaultChannelsHelp')}
@@ -240,34 +277,60 @@ export const MappingStep = ({ preview, choice, onChange }: Props) => {
                 undefined,
                 rowOptions,
               );
-              return { line: index + 2, check };
+              // The line a person sees: the header is line 1 (a CSV's quoted line breaks aside).
+              const line = index + 2;
+              return { line, check, row: check.ok ? importPreviewRow(line, check) : null };
             })}
             columns={[
-              { title: t('learnersImport.mapping.line'), dataIndex: 'line', width: 70 },
+              { title: t('learnersImport.mapping.line'), dataIndex: 'line', width: 60 },
               {
                 title: t('learnersImport.mapping.learner'),
-                render: (_, { check }) =>
-                  check.ok
-                    ? `${check.learner.first_name} ${check.learner.last_name}`
-                    : t('learnersImport.mapping.notImported'),
+                render: (_, { row }) =>
+                  row ? (
+                    <>
+                      <Typography.Text
+                        strong
+                      >{`${row.first_name} ${row.last_name}`}</Typography.Text>
+                      {row.email ? (
+                        <div>
+                          <Typography.Text type="secondary">{row.email}</Typography.Text>
+                        </div>
+                      ) : null}
+                    </>
+                  ) : (
+                    t('learnersImport.mapping.notImported')
+                  ),
               },
               {
-                title: t('learnersImport.mapping.contact'),
-                render: (_, { check }) =>
-                  check.ok
-                    ? [check.learner.email, check.learner.phone].filter(Boolean).join(' · ')
-                    : '',
+                title: t('learnersImport.mapping.phone'),
+                render: (_, { row }) => (row ? <PhoneCell phone={row.phone} /> : ''),
               },
               {
                 title: t('learnersImport.mapping.channels'),
-                render: (_, { check }) =>
-                  check.ok ? check.learner.channels.map(channelName).join(', ') : '',
+                render: (_, { row }) => (row ? row.channels.map(channelName).join(', ') : ''),
+              },
+              {
+                title: t('learnersImport.mapping.language'),
+                render: (_, { row }) => (row ? t(`enum.locale.${row.locale}`) : ''),
               },
               {
                 title: t('learnersImport.mapping.state'),
                 render: (_, { check }) =>
                   check.ok ? (
-                    <Tag color="green">{t('learnersImport.mapping.valid')}</Tag>
+                    <span className="import-mapping__reasons">
+                      <Tag color={check.warnings.length > 0 ? 'gold' : 'green'}>
+                        {t(
+                          check.warnings.length > 0
+                            ? 'learnersImport.mapping.validWithWarning'
+                            : 'learnersImport.mapping.valid',
+                        )}
+                      </Tag>
+                      {check.warnings.map((warning) => (
+                        <Typography.Text key={warning} type="warning">
+                          {sayReason(warning)}
+                        </Typography.Text>
+                      ))}
+                    </span>
                   ) : (
                     <span className="import-mapping__reasons">
                       {check.reasons.map((reason) => (

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { TImportPreviewRow } from '@ccp/schemas';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// Issue 26: the real exports of the API's tests (apps/api/test/imports/real-world/) through the
+// built `ccp learners import --dry-run --json`: with the same defaults, its preview is exactly
+// what the server stores (real-world/expected.json), and it counts the same failed rows.
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CCP = path.join(ROOT, 'apps/cli/bin/ccp.js');
+const FILES = path.join(ROOT, 'apps/api/test/imports/real-world');
+const configDir = mkdtempSync(path.join(tmpdir(), 'ccp-real-world-'));
+afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+
+type TExpected = {
+  file: string;
+  fields: Record<string, string>;
+  created: number;
+  failed: number;
+  stored: (Omit<TImportPreviewRow, 'line' | 'phone' | 'warnings'> & { phone: string | null })[];
+};
+const EXPECTED = JSON.parse(readFileSync(path.join(FILES, 'expected.json'), 'utf8')) as TExpected[];
+
+const FLAGS: Record<string, string> = {
+  default_channels: '--default-channels',
+  default_country: '--default-country',
+  default_locale: '--default-language',
+};
+
+describe('ccp learners import --dry-run --json on real exports', () => {
+  it.each(EXPECTED)(
+    '$file previews what the server stores',
+    ({ file, fields, created, failed, stored }) => {
+      const flags = Object.entries(fields).flatMap(([field, value]) => [FLAGS[field]!, value]);
+      const run = spawnSync(
+        process.execPath,
+        [CCP, 'learners', 'import', path.join(FILES, file), '--dry-run', '--json', ...flags],
+        { encoding: 'utf8', env: { ...process.env, CI: 'true', CCP_CONFIG_DIR: configDir } },
+      );
+      const result = JSON.parse(run.stdout) as {
+        valid: number;
+        failed: number;
+        preview: TImportPreviewRow[];
+      };
+      expect({ valid: result.valid, failed: result.failed }).toEqual({ valid: created, failed });
+      const previewed = result.preview
+        .map(({ line: _line, warnings: _warnings, phone, ...row }) => ({
+          ...row,
+          phone: phone?.e164 ?? null,
+        }))
+        .sort((a, b) => a.first_name.localeCompare(b.first_name));
+      expect(previewed).toEqual(stored);
+    },
+  );
+});
