@@ -221,6 +221,17 @@ describe('courses: saving the whole course', async () => {
     });
   });
 
+  it('keeps no answer rows for an open answer, even empty ones a type switch left behind', async () => {
+    const body = validCourseBody({ languages: ['en'], days: 1 });
+    // What the wizard sent after switching a multiple choice to "Open answer".
+    body.lessons[0]!.assessment = assessmentBody({
+      type: 'open_answer',
+      answers: [answerBody('', true), answerBody('', false)],
+    });
+    const course = await accepted(body);
+    expect(course.lessons[0]!.assessment).toMatchObject({ type: 'open_answer', answers: [] });
+  });
+
   it('checks lesson texts at their limits', async () => {
     const body = validCourseBody();
     body.lessons[0]!.title = 't'.repeat(140);
