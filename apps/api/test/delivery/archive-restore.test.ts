@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { call } from '../helper.ts';
-import { buildTestApp } from '../helper.ts';
+import { buildTestApp, call } from '../helper.ts';
 import {
   authHeaders,
+  courseBody,
   courseRow,
   createWorld,
   deliveriesOf,
@@ -139,5 +139,72 @@ describe('archiving and restoring a running course', async () => {
     expect(again.json.error.message).toBe(
       'Only a scheduled, active or paused course can be canceled.',
     );
+  });
+});
+
+// Issue 27 item 6: one definition per figure, the same on the card, Finish, Insights and export.
+describe('a course’s figures agree wherever they appear', async () => {
+  const app = await buildTestApp();
+  const world = await createWorld(app);
+
+  it('reached before publishing, enrolled after; scheduled is the click, first send the start', async () => {
+    app.testClock.set(START);
+    // Two on Slack, one without an e-mail (unreachable on Slack), one archived.
+    const { list } = await learnersList(app, world, [
+      {},
+      {},
+      { email: null },
+      { deleted_at: '2026-11-01T00:00:00.000Z' },
+    ]);
+    const headers = await authHeaders(app, world);
+    const created = await call(app, {
+      method: 'POST',
+      url: world.base,
+      headers,
+      payload: { name: 'Draft', description: 'To be published.' },
+    });
+    const course = created.json.data.uuid as string;
+    const body = courseBody({
+      lists: [list.uuid],
+      distribution: { disabled_enrolment_opt_in: true },
+    });
+    await call(app, { method: 'POST', url: `${world.base}/${course}`, headers, payload: body });
+    const options = await call(app, {
+      method: 'GET',
+      url: `${world.base}/${course}/delivery-options?channel=slack&lists=${list.uuid}`,
+      headers,
+    });
+    const draft = await call(app, { method: 'GET', url: `${world.base}/${course}`, headers });
+    expect(options.json.data.reached).toBe(2);
+    expect(draft.json.data).toMatchObject({ reached: 2, enrolments: 0, first_send_at: MON });
+
+    app.testClock.set('2026-11-22T10:00:00.000Z');
+    await call(app, {
+      method: 'POST',
+      url: `${world.base}/${course}`,
+      headers: await authHeaders(app, world),
+      payload: { ...body, status: 'scheduled' },
+    });
+    await tickAt(app, MON);
+    const live = await call(app, {
+      method: 'GET',
+      url: `${world.base}/${course}`,
+      headers: await authHeaders(app, world),
+    });
+    const insights = await call(app, {
+      method: 'GET',
+      url: `/api/v2/analytics/classrooms/${world.classroom}/courses/insights`,
+      headers: await authHeaders(app, world),
+    });
+    const insight = (insights.json.data as { uuid: string; learners: number }[]).find(
+      (entry) => entry.uuid === course,
+    );
+    expect(live.json.data).toMatchObject({
+      enrolments: 2,
+      reached: null,
+      scheduled_at: '2026-11-22T10:00:00.000Z',
+      first_send_at: MON,
+    });
+    expect(insight?.learners).toBe(2);
   });
 });

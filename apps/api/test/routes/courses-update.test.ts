@@ -69,7 +69,9 @@ describe('courses: saving the whole course', async () => {
       status: 'draft',
       lessons_count: 2,
       learners_lists: [{ uuid: list.uuid, name: 'Team' }],
-      enrolments: 3,
+      // A draft: the three learners of Team reachable on Slack; nobody enrolled yet.
+      reached: 3,
+      enrolments: 0,
       distribution: body.distribution,
     });
     expect(course.languages.map((language) => [language.short_name, language.is_primary])).toEqual([

@@ -75,9 +75,11 @@ export const CourseCard = memo(function CourseCard({ course, insight, pending, o
       : counted
         ? courseReportPath(course.uuid)
         : null;
+  // Scheduled is when Schedule was pressed; the first send is when lessons start (Finish's).
   const dates = [
     ['created', course.created_at],
     ['scheduled', course.scheduled_at],
+    ['firstSend', course.first_send_at],
     ['delivered', course.delivered_at],
     ['updated', course.updated_at],
     ['deleted', course.deleted_at],
@@ -131,9 +133,20 @@ export const CourseCard = memo(function CourseCard({ course, insight, pending, o
           ))}
         </dl>
         <dl className="course-figures">
+          {/* One figure, one definition (docs/metrics.md): a draft's learners reached as Finish
+              counts them, a published course's enrolled learners as Insights counts them. */}
           <div className="course-enrolments">
-            <dt>{t('courses.fields.enrolments')}</dt>
-            <dd>{formatNumber(course.enrolments)}</dd>
+            {course.reached !== null ? (
+              <>
+                <dt>{t('courses.fields.reached')}</dt>
+                <dd>{formatNumber(course.reached)}</dd>
+              </>
+            ) : (
+              <>
+                <dt>{t('courses.fields.enrolments')}</dt>
+                <dd>{formatNumber(course.enrolments)}</dd>
+              </>
+            )}
           </div>
           {insight &&
             FIGURES.map((key) => (

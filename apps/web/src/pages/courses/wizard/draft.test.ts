@@ -68,10 +68,12 @@ const course = (): TCourse => ({
   distribution: null,
   learners_lists: [],
   enrolments: 0,
+  reached: 0,
   creator: null,
   created_at: '2026-11-20T10:00:00.000Z',
   updated_at: '2026-11-20T10:00:00.000Z',
   scheduled_at: null,
+  first_send_at: null,
   delivered_at: null,
   deleted_at: null,
 });
