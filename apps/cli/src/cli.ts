@@ -140,7 +140,10 @@ export const createProgram = (io: CliIo): Command => {
     });
 
   const courses = program.command('courses').description('work with courses');
-  const courseAction = (name: 'archive' | 'restore' | 'delete', description: string) => {
+  const courseAction = (
+    name: 'archive' | 'restore' | 'resume' | 'cancel' | 'delete',
+    description: string,
+  ) => {
     const command = courses
       .command(`${name} <course>`)
       .description(description)
@@ -149,7 +152,7 @@ export const createProgram = (io: CliIo): Command => {
         const { coursesAction } = await import('./commands/courses/index.ts');
         await coursesAction(name, course, cmd.optsWithGlobals<CourseActionOptions>(), io);
       });
-    if (name === 'delete') command.addOption(yesOption());
+    if (name === 'delete' || name === 'cancel') command.addOption(yesOption());
   };
   courses
     .command('clone <course>')
@@ -161,7 +164,9 @@ export const createProgram = (io: CliIo): Command => {
       await coursesClone(course, command.optsWithGlobals<CourseActionOptions>(), io);
     });
   courseAction('archive', 'archive a course: no more lessons are sent; deleted after 30 days');
-  courseAction('restore', 'bring an archived course back');
+  courseAction('restore', 'bring an archived course back (a running one comes back paused)');
+  courseAction('resume', 'resume a paused course: its unsent lessons go out from the next slot');
+  courseAction('cancel', 'cancel a running or paused course for good');
   courseAction('delete', 'delete a course permanently');
   courses
     .command('pull <course>')

@@ -3,6 +3,7 @@ import type { TLocale } from '@ccp/schemas';
 import type { I18nProvider } from '@refinedev/core';
 import type { ConfigProviderProps } from 'antd';
 import i18n from 'i18next';
+import type { TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 import { LANGUAGE_STORAGE_KEY } from './config.ts';
@@ -94,6 +95,12 @@ export const changeLanguage = async (lng: TLocale): Promise<void> => {
   } catch {
     // Private mode without storage: the choice lasts until the tab closes.
   }
+};
+
+/** The texts of a language other than the interface's (a lesson's language), loaded first. */
+export const textsIn = async (lng: TLocale): Promise<TFunction> => {
+  await ensurePack(lng);
+  return i18n.getFixedT(lng);
 };
 
 export const antdLocaleFor = (lng: TLocale): TAntdLocale => antdLocales.get(lng);

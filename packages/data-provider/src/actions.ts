@@ -58,6 +58,8 @@ export const createActions = (provider: CcpDataProvider, session?: Session) => {
     cloneCourse: (uuid: string) => call<TCourse>(actionRequests.cloneCourse(uuid)),
     archiveCourse: (uuid: string) => call<TCourse>(actionRequests.archiveCourse(uuid)),
     restoreCourse: (uuid: string) => call<TCourse>(actionRequests.restoreCourse(uuid)),
+    resumeCourse: (uuid: string) => call<TCourse>(actionRequests.resumeCourse(uuid)),
+    cancelCourse: (uuid: string) => call<TCourse>(actionRequests.cancelCourse(uuid)),
     archiveLearner: async (uuid: string) =>
       membershipChanged(
         learnerFromServer(await call<TLearner>(actionRequests.archiveLearner(uuid))),

@@ -564,6 +564,8 @@ describe('dataProvider: custom and actions', () => {
       [`POST ${COURSES}/c1/clone`]: { data: { uuid: 'c2' } },
       [`DELETE ${COURSES}/c1/soft`]: { data: { uuid: 'c1' } },
       [`POST ${COURSES}/c1/restore`]: { data: { uuid: 'c1' } },
+      [`POST ${COURSES}/c1/resume`]: { data: { uuid: 'c1' } },
+      [`POST ${COURSES}/c1/cancel`]: { data: { uuid: 'c1' } },
       'DELETE /api/v1/learners/l1/soft': { data: { uuid: 'l1', phone: '391' } },
       'POST /api/v1/learners/l1/restore': { data: { uuid: 'l1', phone: null } },
       'PATCH /api/v1/learners/l1/learners-lists/sync': { data: { result: true } },
@@ -576,6 +578,8 @@ describe('dataProvider: custom and actions', () => {
     expect(await actions.cloneCourse('c1')).toEqual({ uuid: 'c2' });
     await actions.archiveCourse('c1');
     await actions.restoreCourse('c1');
+    await actions.resumeCourse('c1');
+    await actions.cancelCourse('c1');
     expect(await actions.archiveLearner('l1')).toEqual({ uuid: 'l1', phone: '+391' });
     await actions.restoreLearner('l1');
     await session.learnersLists();
@@ -589,6 +593,8 @@ describe('dataProvider: custom and actions', () => {
       ['POST', `${COURSES}/c1/clone`, undefined],
       ['DELETE', `${COURSES}/c1/soft`, undefined],
       ['POST', `${COURSES}/c1/restore`, undefined],
+      ['POST', `${COURSES}/c1/resume`, undefined],
+      ['POST', `${COURSES}/c1/cancel`, undefined],
       ['DELETE', '/api/v1/learners/l1/soft', undefined],
       ['POST', '/api/v1/learners/l1/restore', undefined],
       ['GET', '/api/v1/learners-lists', undefined],

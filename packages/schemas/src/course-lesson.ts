@@ -115,7 +115,17 @@ export const assessmentIssues = (assessment: TAssessmentLike): TCourseRuleIssue[
   return issues;
 };
 
-export const ZAssessmentSchema = z
+// Spec §3: answers are for choice questions. An open answer keeps none, whatever rows a client
+// left behind when the type was switched (they would otherwise be "required" empty answers).
+const withoutOpenAnswerRows = (value: unknown) =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as { type?: unknown }).type === 'open_answer' &&
+  Array.isArray((value as { answers?: unknown }).answers)
+    ? { ...value, answers: [] }
+    : value;
+
+const ZAssessmentObjectSchema = z
   .object({
     question: requiredText(TEXT_LIMITS.question, MESSAGES.questionRequired, MESSAGES.questionMax),
     type: z.enum(ASSESSMENT_TYPES, { error: MESSAGES.assessmentTypeInvalid }),
@@ -131,6 +141,8 @@ export const ZAssessmentSchema = z
       ctx.addIssue({ code: 'custom', path: issue.path, message: MESSAGES[issue.key] });
     }
   });
+
+export const ZAssessmentSchema = z.preprocess(withoutOpenAnswerRows, ZAssessmentObjectSchema);
 export type TAssessment = z.infer<typeof ZAssessmentSchema>;
 
 const learningMinutes = z

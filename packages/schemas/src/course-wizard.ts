@@ -7,6 +7,7 @@ import {
   MAX_LESSONS_PER_COURSE,
   SUBSCRIPTION_FUNCTION_KEYS,
 } from './constants.ts';
+import { CONNECTION_STATUSES } from './channel-connections.ts';
 import { ZUuidSchema, dataEnvelope } from './common.ts';
 import {
   EXCLUSION_DAYS,
@@ -78,6 +79,10 @@ export const ZDeliveryOptionsSchema = z.object({
       contact: z.enum(['email', 'phone']),
       /** The plan allows it for this course (its distinct channels across courses). */
       allowed: z.boolean(),
+      /** The company's connection to the provider, as the Channels page shows it. */
+      connection: z.enum(CONNECTION_STATUSES),
+      /** Lessons on it really go out: only a `connected` provider sends (a demo records nothing). */
+      sends: z.boolean(),
     }),
   ),
   /** The plan's `distribution-channels`: channels in use by the company's other courses. */

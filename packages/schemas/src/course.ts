@@ -202,14 +202,26 @@ export const ZCourseSchema = z.object({
   lessons_count: z.number().int(),
   distribution: ZDistributionShape.nullable(),
   learners_lists: z.array(z.object({ uuid: ZUuidSchema, name: z.string() })),
-  /** Distinct non-archived learners in the course's lists. */
+  /**
+   * Enrolled learners (docs/metrics.md "Enrolled learners"): the `learners` of Insights and the
+   * rows of the statistics export. 0 until someone enrols.
+   */
   enrolments: z.number().int(),
+  /**
+   * A draft's learners reached (docs/metrics.md): distinct non-archived learners of its lists
+   * with one of its channels and that channel's contact, as Finish counts them. Null once the
+   * course is published: from then on `enrolments` counts.
+   */
+  reached: z.number().int().nullable(),
   creator: z
     .object({ uuid: ZUuidSchema, first_name: z.string(), last_name: z.string() })
     .nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** When Schedule was pressed (publishing), not when lessons start. */
   scheduled_at: ZTimestampSchema,
+  /** The first lesson send its delivery settings plan (Finish's "First send"), or null. */
+  first_send_at: ZTimestampSchema,
   delivered_at: ZTimestampSchema,
   deleted_at: ZTimestampSchema,
 });

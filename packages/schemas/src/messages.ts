@@ -115,6 +115,8 @@ export const MESSAGES = {
   courseNotEditable: 'Only draft, scheduled or paused courses can be edited.',
   courseAlreadyArchived: 'The course is already archived.',
   courseNotArchived: 'The course is not archived.',
+  courseNotPaused: 'Only a paused course can be resumed.',
+  courseNotCancelable: 'Only a scheduled, active or paused course can be canceled.',
   learnerActiveInCourse: 'The learner is active in a course and cannot be archived.',
   learnerAlreadyArchived: 'The learner is already archived.',
   learnerNotArchived: 'The learner is not archived.',

@@ -15,6 +15,9 @@ import { notFound } from '../lib/app-error.ts';
 import { sanitizeHtml } from '../lib/html.ts';
 import { ID_CHUNK, chunks, selectInChunks } from '../lib/chunks.ts';
 import { newUuid } from '../lib/ids.ts';
+import { courseSums } from '../analytics/rollups.ts';
+import { learnerChannel } from '../delivery/enrolment.ts';
+import { lessonSlots } from '../delivery/schedule.ts';
 
 // Reading and writing courses with their languages, lessons and lists. Every lookup is scoped
 // by company (and classroom), so another company's uuid is simply not found.
@@ -74,6 +77,49 @@ const groupBy = <T>(rows: T[], key: (row: T) => string): Map<string, T[]> => {
   return groups;
 };
 
+/** The first send its delivery settings plan (the Finish step's "First send"), or null. */
+const firstSendAt = (distribution: TDistribution | null): string | null =>
+  distribution ? (lessonSlots(distribution, 1)[0]?.at ?? null) : null;
+
+/**
+ * Per draft course, the learners publishing would reach: distinct non-archived learners of its
+ * lists with one of its channels and that channel's contact (the rule enrolment uses). Drafts
+ * only: a dashboard has few, and a published course counts its enrolments instead.
+ */
+const reachedLearners = async (db: Db, drafts: CoursesTable[]): Promise<Map<string, number>> => {
+  const reached = new Map<string, number>();
+  const channelsOf = new Map(
+    drafts.map((row) => [row.uuid, parseDistribution(row.distribution)?.channels ?? []]),
+  );
+  const ids = drafts
+    .filter((row) => (channelsOf.get(row.uuid) ?? []).length > 0)
+    .map((row) => row.uuid);
+  if (ids.length === 0) return reached;
+  const members = await db
+    .selectFrom('course_learners_lists as cl')
+    .innerJoin('learners_list_members as m', 'm.list_uuid', 'cl.list_uuid')
+    .innerJoin('learners', 'learners.uuid', 'm.learner_uuid')
+    .select([
+      'cl.course_uuid',
+      'learners.uuid',
+      'learners.channels',
+      'learners.email',
+      'learners.phone',
+    ])
+    .where('cl.course_uuid', 'in', ids)
+    .where('learners.deleted_at', 'is', null)
+    .execute();
+  const seen = groupBy(members, (row) => row.course_uuid);
+  for (const [course, rows] of seen) {
+    const channels = channelsOf.get(course) ?? [];
+    const learners = new Set(
+      rows.filter((row) => learnerChannel(row, channels) !== null).map((row) => row.uuid),
+    );
+    reached.set(course, learners.size);
+  }
+  return reached;
+};
+
 /** Course rows as list items (the Course without lessons), with a few batched queries. */
 export const toCourseListItems = async (
   db: Db,
@@ -116,22 +162,7 @@ export const toCourseListItems = async (
       .orderBy('learners_lists.name')
       .orderBy('learners_lists.uuid')
       .execute(),
-    db
-      .selectFrom('course_learners_lists')
-      .innerJoin(
-        'learners_list_members',
-        'learners_list_members.list_uuid',
-        'course_learners_lists.list_uuid',
-      )
-      .innerJoin('learners', 'learners.uuid', 'learners_list_members.learner_uuid')
-      .select((eb) => [
-        'course_learners_lists.course_uuid',
-        eb.fn.count<number>('learners.uuid').distinct().as('learners'),
-      ])
-      .where('course_learners_lists.course_uuid', 'in', ids)
-      .where('learners.deleted_at', 'is', null)
-      .groupBy('course_learners_lists.course_uuid')
-      .execute(),
+    courseSums(db, ids),
     (() => {
       const creatorIds = [
         ...new Set(rows.map((row) => row.creator_uuid).filter((id) => id !== null)),
@@ -148,7 +179,10 @@ export const toCourseListItems = async (
   const languagesOf = groupBy(languages, (row) => row.course_uuid);
   const listsOf = groupBy(lists, (row) => row.course_uuid);
   const daysOf = new Map(dayCounts.map((row) => [row.course_uuid, Number(row.days)]));
-  const enrolmentsOf = new Map(enrolments.map((row) => [row.course_uuid, Number(row.learners)]));
+  const reachedOf = await reachedLearners(
+    db,
+    rows.filter((row) => row.status === 'draft'),
+  );
   const creatorOf = new Map(creators.map((row) => [row.uuid, row]));
   return rows.map((row) => ({
     uuid: row.uuid,
@@ -167,11 +201,13 @@ export const toCourseListItems = async (
     lessons_count: daysOf.get(row.uuid) ?? 0,
     distribution: parseDistribution(row.distribution),
     learners_lists: (listsOf.get(row.uuid) ?? []).map(({ uuid, name }) => ({ uuid, name })),
-    enrolments: enrolmentsOf.get(row.uuid) ?? 0,
+    enrolments: enrolments.get(row.uuid)?.enrolled ?? 0,
+    reached: row.status === 'draft' ? (reachedOf.get(row.uuid) ?? 0) : null,
     creator: row.creator_uuid ? (creatorOf.get(row.creator_uuid) ?? null) : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
     scheduled_at: row.scheduled_at,
+    first_send_at: firstSendAt(parseDistribution(row.distribution)),
     delivered_at: row.delivered_at,
     deleted_at: row.deleted_at,
   }));

@@ -1,5 +1,5 @@
 import { CHANNEL_KEYS, MESSAGES } from '@ccp/schemas';
-import type { TChannelConnection, TChannelKey } from '@ccp/schemas';
+import type { TChannelConnection, TChannelKey, TConnectionStatus } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 import type { ChannelConnectionsTable } from '../db/types.ts';
@@ -72,6 +72,25 @@ const changing =
       changes.set(deps.db, connectionsVersion(deps.db) + 1);
     }
   };
+
+/**
+ * Each channel's connection status for a company (`not_connected` without a row). Only a
+ * `connected` one sends: the scheduler fails a lesson on any other (connected-adapters.ts).
+ */
+export const connectionStatuses = async (
+  db: Db,
+  companyUuid: string,
+): Promise<Record<TChannelKey, TConnectionStatus>> => {
+  const rows = await db
+    .selectFrom('channel_connections')
+    .select(['channel', 'status'])
+    .where('company_uuid', '=', companyUuid)
+    .execute();
+  const status = new Map(rows.map((row) => [row.channel, row.status as TConnectionStatus]));
+  return Object.fromEntries(
+    CHANNEL_KEYS.map((key) => [key, status.get(key) ?? 'not_connected']),
+  ) as Record<TChannelKey, TConnectionStatus>;
+};
 
 /** True when any company has a connection with secrets (start-up checks the key then). */
 export const hasConnections = async (db: Db): Promise<boolean> =>

@@ -563,16 +563,89 @@ export const syncCourseDelivery = async (deps: DeliveryDeps, courseUuid: string)
   });
 };
 
-/** Archiving stops further lessons: every still-scheduled lesson of the course is canceled. */
-export const cancelCourseDeliveries = async (
-  deps: DeliveryDeps,
-  courseUuid: string,
-): Promise<number> => {
-  const result = await deps.db
+/** Cancels every still-scheduled lesson of a course. */
+const cancelScheduledLessons = (trx: Executor, courseUuid: string, nowIso: string) =>
+  trx
     .updateTable('lesson_deliveries')
-    .set({ status: 'canceled', updated_at: deps.clock.now().toISOString() })
+    .set({ status: 'canceled', updated_at: nowIso })
     .where('course_uuid', '=', courseUuid)
     .where('status', '=', 'scheduled')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .execute();
+
+/** The statuses whose lessons are still going out: archiving one of them pauses it. */
+export const RUNNING_COURSE_STATUSES: readonly string[] = ['scheduled', 'active'];
+
+/**
+ * Archiving: the course is marked archived and, while it was running, paused, with its
+ * still-scheduled lessons canceled. Paused, it is neither completed nor delivered by the
+ * scheduler, so restoring it can never end it: the creator resumes or cancels it.
+ */
+export const archiveCourse = async (deps: DeliveryDeps, courseUuid: string): Promise<void> => {
+  const nowIso = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('courses')
+      .set({ deleted_at: nowIso })
+      .where('uuid', '=', courseUuid)
+      .execute();
+    await trx
+      .updateTable('courses')
+      .set({ status: 'paused' })
+      .where('uuid', '=', courseUuid)
+      .where('status', 'in', RUNNING_COURSE_STATUSES)
+      .execute();
+    await cancelScheduledLessons(trx, courseUuid, nowIso);
+  });
+};
+
+/** Restoring keeps the status: a course archived while running stays paused. */
+export const restoreCourse = async (deps: DeliveryDeps, courseUuid: string): Promise<void> => {
+  await deps.db
+    .updateTable('courses')
+    .set({ deleted_at: null })
+    .where('uuid', '=', courseUuid)
+    .execute();
+};
+
+/**
+ * Resuming a paused course: active again when a lesson already went out (scheduled otherwise),
+ * enrolments follow its lists, and every lesson not yet sent is planned from the next slot after
+ * now, by the course's own cadence, time (Rome) and skipped weekdays.
+ */
+export const resumeCourse = async (deps: DeliveryDeps, courseUuid: string): Promise<void> => {
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const plan = await loadCoursePlan(trx, courseUuid);
+    if (!plan || plan.course.status !== 'paused') return;
+    const sent = await trx
+      .selectFrom('lesson_deliveries')
+      .select('uuid')
+      .where('course_uuid', '=', courseUuid)
+      .where('sent_at', 'is not', null)
+      .executeTakeFirst();
+    const status = sent ? 'active' : 'scheduled';
+    await trx
+      .updateTable('courses')
+      .set({ status, updated_at: now.toISOString() })
+      .where('uuid', '=', courseUuid)
+      .execute();
+    await planCourse(trx, { ...plan, course: { ...plan.course, status } }, now, { enrol: true });
+  });
+};
+
+/**
+ * Canceling a course for good: no further lessons or invitations, and nobody counts as having
+ * completed it, since what was not sent never will be.
+ */
+export const cancelCourse = async (deps: DeliveryDeps, courseUuid: string): Promise<void> => {
+  const nowIso = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('courses')
+      .set({ status: 'canceled', updated_at: nowIso })
+      .where('uuid', '=', courseUuid)
+      .execute();
+    await dropInvited(trx, courseUuid, nowIso);
+    await cancelScheduledLessons(trx, courseUuid, nowIso);
+  });
 };

@@ -111,6 +111,44 @@ const decode = (text: string): string =>
 const TOKEN = /\uE000(\d+)\uE001/g;
 const HAS_TOKEN = /\uE000\d+\uE001/;
 
+// The innermost list: an <ol> or <ul> with no other list inside it.
+const INNERMOST_LIST = /<(ol|ul)\b([^>]*)>((?:(?!<(?:ol|ul)\b)[\s\S])*?)<\/\1\s*>/i;
+const LIST_ITEM = /<li\b[^>]*>([\s\S]*?)(?:<\/li\s*>|(?=<li\b)|$)/gi;
+// Under its marker: "1. " and "• " take three columns, so a nested list or a second paragraph
+// lines up with the item's text.
+const ITEM_INDENT = '   ';
+
+/**
+ * Lists as lines: each item on its own line (its paragraphs joined by line breaks, no blank line
+ * between items), "1." "2." … for an ordered list from its `start`, "•" for a bulleted one, and a
+ * nested list indented under its item. Innermost lists first, so nesting works out by itself.
+ */
+const listsAsLines = (html: string): string => {
+  let out = html;
+  for (let match = INNERMOST_LIST.exec(out); match; match = INNERMOST_LIST.exec(out)) {
+    const [whole, kind = 'ul', attributes = '', body = ''] = match;
+    const start = Number(/\bstart\s*=\s*"?(-?\d+)/i.exec(attributes)?.[1] ?? 1);
+    const items = [...body.matchAll(LIST_ITEM)].map((item) =>
+      (item[1] ?? '')
+        .replace(/<\/(p|div)>\s*<(p|div)\b[^>]*>/gi, '\n')
+        .replace(/<\/?(p|div)\b[^>]*>/gi, '')
+        .replace(/<br\s*\/?>/gi, '\n')
+        .trim()
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line, index) => index === 0 || line !== ''),
+    );
+    const lines = items.map((item, index) => {
+      const marker = kind.toLowerCase() === 'ol' ? `${start + index}. ` : '• ';
+      return [`${marker}${item[0] ?? ''}`, ...item.slice(1).map((line) => ITEM_INDENT + line)].join(
+        '\n',
+      );
+    });
+    out = `${out.slice(0, match.index)}\n${lines.join('\n')}\n\n${out.slice(match.index + whole.length)}`;
+  }
+  return out;
+};
+
 /** Lesson HTML (paragraphs, lists, bold, italic, links) as a channel's rich text. */
 export const formatHtml = (html: string, style: TextStyle): string => {
   // Formatted pieces wait as tokens, so the tag stripping below cannot eat `<url|text>` or `<b>`.
@@ -118,10 +156,12 @@ export const formatHtml = (html: string, style: TextStyle): string => {
   const keep = (formatted: string) => `\uE000${pieces.push(formatted) - 1}\uE001`;
   const escape = style.escape ?? ((text: string) => text);
   const inline = (text: string) => escape(decode(text.replace(/<[^>]*>/g, '')));
-  const text = html
-    .replace(/[\uE000\uE001]/g, '')
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
+  const text = listsAsLines(
+    html
+      .replace(/[\uE000\uE001]/g, '')
+      .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+      .replace(/<!--[\s\S]*?-->/g, ''),
+  )
     .replace(
       /<a\b[^>]*href\s*=\s*"([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi,
       (_, href: string, inner: string) => keep(style.link(inline(inner), decode(href))),
@@ -133,8 +173,7 @@ export const formatHtml = (html: string, style: TextStyle): string => {
       keep(style.italic(inline(inner))),
     )
     .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<li\b[^>]*>/gi, '\n• ')
-    .replace(/<\/(p|div|h[1-6]|ul|ol)>/gi, '\n\n')
+    .replace(/<\/(p|div|h[1-6])>/gi, '\n\n')
     .replace(/<\/?[a-z][^>]*>/gi, '');
   let out = escape(
     decode(text)

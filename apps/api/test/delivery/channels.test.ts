@@ -98,6 +98,64 @@ describe('formatHtml: lesson HTML as each channel’s text', () => {
   });
 });
 
+describe('lists keep their kind on every channel (issue 27 item 7)', () => {
+  const plain = { bold: (t: string) => t, italic: (t: string) => t, link: (t: string) => t };
+
+  it('numbers an ordered list from its start, one line per item, a nested list under its item', () => {
+    expect(
+      formatHtml(
+        '<p>Steps:</p><ol><li><p>Research</p></li><li><p>Anchor <strong>high</strong></p><ul><li><p>a figure</p></li><li>a reason</li></ul></li><li><p>Wait</p><p>then answer</p></li></ol><ol start="7"><li>Seventh</li></ol><p>Done.</p>',
+        { ...plain, bold: (t: string) => `*${t}*`, newline: '\n' },
+      ),
+    ).toBe(
+      [
+        'Steps:',
+        '',
+        '1. Research',
+        '2. Anchor *high*',
+        '   • a figure',
+        '   • a reason',
+        '3. Wait',
+        '   then answer',
+        '',
+        '7. Seventh',
+        '',
+        'Done.',
+      ].join('\n'),
+    );
+  });
+
+  it('arrives numbered, without blank lines between items, in each channel’s own format', () => {
+    const numbered = message({
+      lesson: {
+        ...lesson,
+        topic_content: '<ol><li><p>Research first</p></li><li><p>Anchor second</p></li></ol>',
+      },
+    });
+    const expected: Record<string, string> = {
+      'ms-teams': '1. Research first\n2. Anchor second',
+      slack: '1. Research first\n2. Anchor second',
+      whatsapp: '1. Research first\n2. Anchor second',
+      webex: '1. Research first\n2. Anchor second',
+      'google-chat': '1. Research first<br>2. Anchor second',
+    };
+    for (const [channel, text] of Object.entries(expected)) {
+      const payload = JSON.stringify(
+        CHANNELS[channel as keyof typeof CHANNELS].render({
+          ...numbered,
+          channel: channel as ChannelMessage['channel'],
+          recipient: { ...numbered.recipient, address: '+393331234567' },
+        }),
+      );
+      expect({ channel, numbered: payload.includes(JSON.stringify(text).slice(1, -1)) }).toEqual({
+        channel,
+        numbered: true,
+      });
+      expect({ channel, bullets: payload.includes('•') }).toEqual({ channel, bullets: false });
+    }
+  });
+});
+
 describe('CHANNELS[channel].render: one message, five channel payloads', () => {
   it('MS Teams: a Bot Framework activity with an Adaptive Card 1.5, the answers in one choice set', () => {
     const payload = CHANNELS['ms-teams'].render(message({ channel: 'ms-teams' })) as any;

@@ -150,6 +150,52 @@ describe('course wizard: delivery options and channel previews', async () => {
     expect(data.reached).toBe(3);
   });
 
+  it('says which channels really send: only a connected provider, never a demo or none', async () => {
+    const uuid = await createCourse();
+    const connect = (channel: string, status: string) =>
+      app.db
+        .insertInto('channel_connections')
+        .values({
+          uuid: newUuid(),
+          company_uuid: company.uuid,
+          channel,
+          status,
+          provider_ids: '{}',
+          provider_key: null,
+          secrets: '',
+          last_error: null,
+          last_tested_at: null,
+          created_by: null,
+          created_at: app.clock.now().toISOString(),
+          updated_at: app.clock.now().toISOString(),
+        })
+        .execute();
+    await connect('ms-teams', 'demo');
+    await connect('slack', 'connected');
+    await connect('webex', 'error');
+    const response = await call(app, {
+      method: 'GET',
+      url: `${base}/${uuid}/delivery-options?channel=ms-teams&lists=${slackList.uuid}`,
+      headers,
+    });
+    const options = response.json.data as TDeliveryOptions;
+    expect(
+      Object.fromEntries(
+        options.channels.map((channel) => [channel.key, [channel.connection, channel.sends]]),
+      ),
+    ).toEqual({
+      'ms-teams': ['demo', false],
+      slack: ['connected', true],
+      whatsapp: ['not_connected', false],
+      webex: ['error', false],
+      'google-chat': ['not_connected', false],
+    });
+    await app.db
+      .deleteFrom('channel_connections')
+      .where('company_uuid', '=', company.uuid)
+      .execute();
+  });
+
   it('allows only the channel other courses use once the plan’s channels are taken', async () => {
     await createCourse({ distribution: distribution({ channels: ['webex'] }) });
     const uuid = await createCourse();

@@ -69,7 +69,9 @@ describe('courses: saving the whole course', async () => {
       status: 'draft',
       lessons_count: 2,
       learners_lists: [{ uuid: list.uuid, name: 'Team' }],
-      enrolments: 3,
+      // A draft: the three learners of Team reachable on Slack; nobody enrolled yet.
+      reached: 3,
+      enrolments: 0,
       distribution: body.distribution,
     });
     expect(course.languages.map((language) => [language.short_name, language.is_primary])).toEqual([
@@ -219,6 +221,17 @@ describe('courses: saving the whole course', async () => {
         'Only one answer of a true/false question can be marked as correct.',
       ],
     });
+  });
+
+  it('keeps no answer rows for an open answer, even empty ones a type switch left behind', async () => {
+    const body = validCourseBody({ languages: ['en'], days: 1 });
+    // What the wizard sent after switching a multiple choice to "Open answer".
+    body.lessons[0]!.assessment = assessmentBody({
+      type: 'open_answer',
+      answers: [answerBody('', true), answerBody('', false)],
+    });
+    const course = await accepted(body);
+    expect(course.lessons[0]!.assessment).toMatchObject({ type: 'open_answer', answers: [] });
   });
 
   it('checks lesson texts at their limits', async () => {

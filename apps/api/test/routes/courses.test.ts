@@ -234,6 +234,13 @@ describe('courses: list, short list and one course', async () => {
       ])
       .execute();
 
+    // On Slack, which every seeded learner has with an e-mail: each counts as reached.
+    await app.db
+      .updateTable('courses')
+      .set({ distribution: JSON.stringify(validCourseBody().distribution) })
+      .where('uuid', '=', uuid)
+      .execute();
+
     const response = await call(app, { method: 'GET', url: `${base}/${uuid}`, headers });
     expect(response.statusCode).toBe(200);
     const course = courseOf(response);
@@ -262,8 +269,10 @@ describe('courses: list, short list and one course', async () => {
       { uuid: sales.uuid, name: 'Sales' },
       { uuid: support.uuid, name: 'Support' },
     ]);
-    // Sales has 2 live learners (one archived), Support adds 1 of its own.
-    expect(course.enrolments).toBe(3);
+    // Sales has 2 live learners (one archived), Support adds 1 of its own: a draft reaches 3
+    // (Finish's count) and nobody is enrolled yet (Insights' count). It used to say 3 enrolments.
+    expect(course.reached).toBe(3);
+    expect(course.enrolments).toBe(0);
     expect(course.lessons[0]).toMatchObject({
       uuid: expect.stringMatching(UUID),
       title: 'Day 1 in it',
@@ -343,10 +352,12 @@ describe('courses: create with a cover image', async () => {
       distribution: null,
       learners_lists: [],
       enrolments: 0,
+      reached: 0,
       creator: { uuid: user.uuid, first_name: 'Test', last_name: 'User' },
       created_at: '2026-11-22T09:00:00.000Z',
       updated_at: '2026-11-22T09:00:00.000Z',
       scheduled_at: null,
+      first_send_at: null,
       delivered_at: null,
       deleted_at: null,
     });
@@ -583,7 +594,8 @@ describe('courses: clone, archive, restore and delete', async () => {
       status: 'draft',
       languages: course.languages,
       learners_lists: [{ uuid: list.uuid, name: 'Team' }],
-      enrolments: 2,
+      enrolments: 0,
+      reached: 2,
       lessons_count: 2,
       creator: { uuid: user.uuid },
       scheduled_at: null,

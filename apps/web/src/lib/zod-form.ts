@@ -14,15 +14,18 @@ type TTranslate = (text: string) => string;
 const defOf = (schema: TSchema) =>
   (schema as unknown as { def: Record<string, unknown> & { type: string } }).def;
 
-/** The schema inside optional/nullable/default/pipe wrappers. */
+/** The schema inside optional/nullable/default/pipe (and preprocess) wrappers. */
 const unwrap = (schema: TSchema): TSchema => {
   let current = schema;
   for (;;) {
     const def = defOf(current);
     if (['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly'].includes(def.type)) {
       current = def.innerType as TSchema;
-    } else if (def.type === 'pipe') current = def.in as TSchema;
-    else return current;
+    } else if (def.type === 'pipe') {
+      // A preprocess is a pipe from a transform: its fields are those of the schema it feeds.
+      const input = def.in as TSchema;
+      current = (defOf(input).type === 'transform' ? def.out : input) as TSchema;
+    } else return current;
   }
 };
 

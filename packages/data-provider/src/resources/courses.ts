@@ -103,6 +103,12 @@ export const courseActionRequests = {
     ({ url: `${COURSES_PATH}/${segment(uuid)}/soft`, method: 'delete' }) satisfies ActionRequest,
   restoreCourse: (uuid: string) =>
     ({ url: `${COURSES_PATH}/${segment(uuid)}/restore`, method: 'post' }) satisfies ActionRequest,
+  /** A paused course goes on: its unsent lessons planned from the next slot. */
+  resumeCourse: (uuid: string) =>
+    ({ url: `${COURSES_PATH}/${segment(uuid)}/resume`, method: 'post' }) satisfies ActionRequest,
+  /** A running or paused course stops for good. */
+  cancelCourse: (uuid: string) =>
+    ({ url: `${COURSES_PATH}/${segment(uuid)}/cancel`, method: 'post' }) satisfies ActionRequest,
   /** The course's lessons and invitations that did not go; `classroomUuid`: else the current one. */
   courseDeliveryFailures: (uuid: string, classroomUuid?: string) =>
     ({

@@ -73,9 +73,26 @@ test('a course built from scratch through the four steps is scheduled and on the
   await wizard.next();
 
   await expect(page).toHaveURL(/\/finish$/);
-  await expect(page.getByText('Everything is ready to be scheduled.')).toBeVisible();
+  // The demo's Slack connection is a sample that sends nothing (issue 27): Finish says so, with
+  // the learners who would get nothing, instead of "Everything is ready".
+  const reached = await page.locator('.summary-list dd').nth(4).innerText();
+  const warning = page.getByTestId('channel-not-sending');
+  await expect(warning).toContainText(
+    `Slack is not connected (Demo): nothing is sent on it, so ${reached} learners would receive nothing.`,
+  );
+  await expect(warning.getByRole('link', { name: 'Open Channels' })).toHaveAttribute(
+    'href',
+    '/channels',
+  );
+  await expect(page.getByText('Everything is ready to be scheduled.')).toHaveCount(0);
   await expect(page.locator('.summary-list')).toContainText('Slack');
+  // Scheduling on it needs an explicit confirmation; declining keeps the draft.
   await page.getByRole('button', { name: 'Schedule the course' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Schedule on a channel that sends nothing?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/finish$/);
+  await page.getByRole('button', { name: 'Schedule the course' }).click();
+  await confirm.getByRole('button', { name: 'Schedule anyway' }).click();
 
   await expect(page).toHaveURL(/\/dashboard$/);
   const card = page.getByRole('article', { name });
@@ -251,4 +268,47 @@ test('leaving a step with unsaved changes asks to save them; saving keeps them',
   await expect(page).toHaveURL(/\/intro$/);
   await new CourseWizard(page).open(uuid, 'content');
   await expect(title).toHaveValue('A title changed and not saved');
+});
+
+test('Save progress keeps every assessment error on its field; Open answer has no answer rows', async ({
+  page,
+  tokens,
+}) => {
+  const wizard = new CourseWizard(page);
+  const { uuid } = await apiCourse(page.request, tokens!.access_token, {
+    name: `Errors ${unique()}`,
+    lessons: [apiLesson(1)],
+  });
+  await wizard.open(uuid, 'content');
+  const form = wizard.lessonForm;
+  const answers = form.getByRole('group', { name: 'Answers' });
+
+  // No correct answer, then Save progress: the message stays under the answers and the banner
+  // links to the lesson (issue 27 item 3: it used to clear every message).
+  await form.getByRole('checkbox', { name: 'Correct' }).first().uncheck();
+  await expect(answers).toContainText(MESSAGES.oneCorrectAnswer);
+  await page.getByRole('button', { name: 'Save progress' }).click();
+  const banner = page.getByRole('alert').filter({ hasText: 'Fix the errors of this lesson first' });
+  await expect(banner).toBeVisible();
+  await expect(answers).toContainText(MESSAGES.oneCorrectAnswer);
+  await expect(banner.getByRole('button', { name: 'Day 1 · English' })).toBeVisible();
+  await form.getByRole('checkbox', { name: 'Correct' }).first().check();
+
+  // A 301-character question: its message stays too.
+  await form.getByLabel('Question').fill('Q'.repeat(301));
+  await expect(wizard.errorUnder('Question')).toHaveText(MESSAGES.questionMax);
+  await page.getByRole('button', { name: 'Save progress' }).click();
+  await expect(banner).toBeVisible();
+  await expect(wizard.errorUnder('Question')).toHaveText(MESSAGES.questionMax);
+  await form.getByLabel('Question').fill('What will you try first?');
+
+  // Open answer: the learner writes the answer, so there are no answer rows to fill or delete,
+  // and the next day can be added at once (issue 27 item 4).
+  await antdSelectOption(page, form.getByLabel('Type', { exact: true }), 'Open answer');
+  await expect(answers).toHaveCount(0);
+  await expect(wizard.marker(1, 'en')).toHaveAttribute('data-state', 'valid');
+  await page.getByRole('button', { name: 'Save progress' }).click();
+  await expect(page.getByText('Changes saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Add a day' }).click();
+  await expect(page.getByRole('form', { name: /^Day 2 ·/ })).toBeVisible();
 });

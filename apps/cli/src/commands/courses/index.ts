@@ -31,9 +31,9 @@ export async function coursesClone(wanted: string, options: CourseActionOptions,
   else printErr(io, `Cloned "${course.name}" as "${clone.name}" (${clone.uuid}).`);
 }
 
-/** `ccp courses archive|restore|delete <course>`. */
+/** `ccp courses archive|restore|resume|cancel|delete <course>`. */
 export async function coursesAction(
-  action: 'archive' | 'restore' | 'delete',
+  action: 'archive' | 'restore' | 'resume' | 'cancel' | 'delete',
   wanted: string,
   options: CourseActionOptions,
   io: CliIo,
@@ -46,13 +46,23 @@ export async function coursesAction(
   let result: unknown;
   if (action === 'archive') result = await actions.archiveCourse(course.uuid);
   else if (action === 'restore') result = await actions.restoreCourse(course.uuid);
-  else {
+  else if (action === 'resume') result = await actions.resumeCourse(course.uuid);
+  else if (action === 'cancel') {
+    await confirmOrYes(io, options, `Cancel the course "${course.name}" for good?`);
+    result = await actions.cancelCourse(course.uuid);
+  } else {
     await confirmOrYes(io, options, `Delete the course "${course.name}" permanently?`);
     result = (await provider.deleteOne({ resource: 'courses', id: course.uuid })).data;
   }
   if (options.json) printJson(io, result);
   else {
-    const done = { archive: 'Archived', restore: 'Restored', delete: 'Deleted' }[action];
+    const done = {
+      archive: 'Archived',
+      restore: 'Restored',
+      resume: 'Resumed',
+      cancel: 'Canceled',
+      delete: 'Deleted',
+    }[action];
     printErr(io, `${done} "${course.name}".`);
   }
 }

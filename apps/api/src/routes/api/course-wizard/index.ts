@@ -17,6 +17,7 @@ import type { TChannelKey, TDeliveryOptions } from '@ccp/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { deliveryCalendar } from '../../../delivery/calendar.ts';
+import { connectionStatuses } from '../../../delivery/connections.ts';
 import { learnerChannel } from '../../../delivery/enrolment.ts';
 import { previewLesson } from '../../../delivery/preview.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
@@ -66,7 +67,7 @@ export const courseWizardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: TAGS,
         summary: 'The channels and learners lists a course can be delivered on',
         description:
-          'Every channel with `allowed` (the plan’s `distribution-channels` counts distinct channels across the company’s non-archived courses: a channel the other courses use, or one more while the limit allows), the company’s learners lists with the members reachable on each channel (the channel and its contact: a phone for WhatsApp, an e-mail otherwise), and with `channel` and `lists` (comma-separated uuids) the distinct learners reached.',
+          'Every channel with its `connection` status and whether lessons on it really go out (`sends`: only a connected provider sends; a demo, disconnected or failing connection sends nothing), `allowed` (the plan’s `distribution-channels` counts distinct channels across the company’s non-archived courses: a channel the other courses use, or one more while the limit allows), the company’s learners lists with the members reachable on each channel (the channel and its contact: a phone for WhatsApp, an e-mail otherwise), and with `channel` and `lists` (comma-separated uuids) the distinct learners reached.',
         params: ZCourseParamsSchema,
         querystring: ZDeliveryOptionsQuerySchema,
         response: { 200: ZDeliveryOptionsResponseSchema },
@@ -76,10 +77,11 @@ export const courseWizardRoutes: FastifyPluginAsyncZod = async (app) => {
       const companyUuid = authOf(request).user.company_uuid;
       const { classroomUuid, courseUuid } = request.params;
       const course = await findCourse(app.db, companyUuid, classroomUuid, courseUuid);
-      const [channels, inUse, functions] = await Promise.all([
+      const [channels, inUse, functions, connections] = await Promise.all([
         app.db.selectFrom('channels').selectAll().orderBy('position').execute(),
         channelsInUse(app.db, companyUuid, course.uuid),
         planFunctionsOf(app.db, companyUuid),
+        connectionStatuses(app.db, companyUuid),
       ]);
       const limit =
         functions.find((entry) => entry.function.key === 'distribution-channels')?.limit ?? 0;
@@ -134,6 +136,8 @@ export const courseWizardRoutes: FastifyPluginAsyncZod = async (app) => {
           name,
           contact,
           allowed: allowed(key),
+          connection: connections[key as TChannelKey],
+          sends: connections[key as TChannelKey] === 'connected',
         })),
         channel_limit: { feature: 'distribution-channels', used: inUse.size, limit },
         lists: lists.map((list) => ({

@@ -23,7 +23,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import type { CoursesTable } from '../../../db/types.ts';
-import { cancelCourseDeliveries, syncCourseDelivery } from '../../../delivery/enrolment.ts';
+import {
+  archiveCourse,
+  cancelCourse,
+  restoreCourse,
+  resumeCourse,
+  syncCourseDelivery,
+} from '../../../delivery/enrolment.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
 import { sanitizeHtml } from '../../../lib/html.ts';
 import {
@@ -61,6 +67,7 @@ import {
 
 const TAGS = ['courses'];
 const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+const CANCELABLE_STATUSES: readonly string[] = ['scheduled', 'active', 'paused'];
 
 // These bodies are JSON or multipart: the handler validates them with the schema their content
 // type calls for, and the route schema only documents them. Params and queries stay checked here.
@@ -408,63 +415,94 @@ export const coursesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete(
-    `${base}/:courseUuid/soft`,
-    {
+  // Archive, restore, resume and cancel: each refuses the statuses it does not apply to with
+  // its own reason, then changes the course and its lesson plan in one step.
+  for (const action of LIFECYCLE_ACTIONS) {
+    app.route({
+      method: action.method,
+      url: `${base}/:courseUuid/${action.path}`,
       schema: {
         tags: TAGS,
-        summary: 'Archive a course',
-        description:
-          'Sets `deleted_at`; the status is kept. Archived courses get no further lessons and are deleted permanently after 30 days.',
+        summary: action.summary,
+        description: action.description,
         params: ZCourseParamsSchema,
         response: { 200: ZCourseResponseSchema },
       },
-    },
-    async (request) => {
-      const { classroomUuid, courseUuid } = request.params;
-      const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
-      if (course.deleted_at !== null) {
-        throw new AppError('VALIDATION_FAILED', MESSAGES.courseAlreadyArchived);
-      }
-      await app.db
-        .updateTable('courses')
-        .set({ deleted_at: app.clock.now().toISOString() })
-        .where('uuid', '=', course.uuid)
-        .execute();
-      await cancelCourseDeliveries(app, course.uuid);
-      return { data: await loadCourse(app.db, course.uuid) };
-    },
-  );
-
-  app.post(
-    `${base}/:courseUuid/restore`,
-    {
-      schema: {
-        tags: TAGS,
-        summary: 'Restore an archived course',
-        params: ZCourseParamsSchema,
-        response: { 200: ZCourseResponseSchema },
+      handler: async (request) => {
+        const { classroomUuid, courseUuid } = request.params;
+        const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
+        const refused = action.refuse(course);
+        if (refused) throw new AppError('VALIDATION_FAILED', refused);
+        await action.run(app, course);
+        return { data: await loadCourse(app.db, course.uuid) };
       },
-    },
-    async (request) => {
-      const { classroomUuid, courseUuid } = request.params;
-      const course = await findCourse(app.db, companyOf(request), classroomUuid, courseUuid);
-      if (course.deleted_at === null) {
-        throw new AppError('VALIDATION_FAILED', MESSAGES.courseNotArchived);
-      }
-      // An archived course's days and channels count again once it is back (issue 30).
-      await withCompanyLock(app, course.company_uuid, async (trx) => {
-        await assertRestorable(trx, course, app.clock.now());
-        await trx
-          .updateTable('courses')
-          .set({ deleted_at: null })
-          .where('uuid', '=', course.uuid)
-          .execute();
-      });
-      return { data: await loadCourse(app.db, course.uuid) };
-    },
-  );
+    });
+  }
 };
+
+type LifecycleAction = {
+  method: 'POST' | 'DELETE';
+  path: string;
+  summary: string;
+  description: string;
+  /** The reason the course's state refuses the action, or null. */
+  refuse: (course: CoursesTable) => string | null;
+  run: (app: FastifyInstance, course: CoursesTable) => Promise<void>;
+};
+
+const LIFECYCLE_ACTIONS: readonly LifecycleAction[] = [
+  {
+    method: 'DELETE',
+    path: 'soft',
+    summary: 'Archive a course',
+    description:
+      'Sets `deleted_at`. A scheduled or active course is paused and its lessons still to send are canceled; other statuses are kept. Archived courses get no further lessons and are deleted permanently after 30 days.',
+    refuse: (course) => (course.deleted_at !== null ? MESSAGES.courseAlreadyArchived : null),
+    run: (app, course) => archiveCourse(app, course.uuid),
+  },
+  {
+    method: 'POST',
+    path: 'restore',
+    summary: 'Restore an archived course',
+    description:
+      'Clears `deleted_at` and keeps the status: a course archived while running comes back paused, its remaining lessons intact, until it is resumed or canceled.',
+    refuse: (course) => (course.deleted_at === null ? MESSAGES.courseNotArchived : null),
+    // An archived course's days and channels count again once it is back (issue 30).
+    run: (app, course) =>
+      withCompanyLock(app, course.company_uuid, async (trx) => {
+        await assertRestorable(trx, course, app.clock.now());
+        await restoreCourse({ db: trx, clock: app.clock }, course.uuid);
+      }),
+  },
+  {
+    method: 'POST',
+    path: 'resume',
+    summary: 'Resume a paused course',
+    description:
+      'Only a paused course that is not archived. Every lesson not yet sent is planned again from the next slot after now, by the course’s own cadence, time (CET) and skipped weekdays; learners new in its lists are enrolled. The course is active again when a lesson already went out, scheduled otherwise.',
+    refuse: (course) =>
+      course.deleted_at !== null
+        ? MESSAGES.courseArchived
+        : course.status !== 'paused'
+          ? MESSAGES.courseNotPaused
+          : null,
+    run: (app, course) => resumeCourse(app, course.uuid),
+  },
+  {
+    method: 'POST',
+    path: 'cancel',
+    summary: 'Cancel a running or paused course for good',
+    description:
+      'Only a scheduled, active or paused course that is not archived. Its lessons still to send are canceled, learners who never opted in are dropped, and nobody is counted as having completed it.',
+    refuse: (course) =>
+      course.deleted_at !== null
+        ? MESSAGES.courseArchived
+        : !CANCELABLE_STATUSES.includes(course.status)
+          ? MESSAGES.courseNotCancelable
+          : null,
+    run: (app, course) => cancelCourse(app, course.uuid),
+  },
+];
 
 /** The Intro step as multipart: name, description, category and optionally a new cover. */
 const saveIntro = async (app: FastifyInstance, request: FastifyRequest, course: CoursesTable) => {

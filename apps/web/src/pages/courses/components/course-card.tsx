@@ -1,12 +1,14 @@
 import {
   BarChartOutlined,
+  CaretRightOutlined,
+  CloseCircleOutlined,
   CopyOutlined,
   DeleteOutlined,
   EditOutlined,
   InboxOutlined,
   UndoOutlined,
 } from '@ant-design/icons';
-import { INSIGHT_COURSE_STATUSES } from '@ccp/schemas';
+import { ARCHIVE_RETENTION_DAYS, INSIGHT_COURSE_STATUSES } from '@ccp/schemas';
 import type { TCourseInsight, TCourseListItem, TCourseStatus } from '@ccp/schemas';
 import type { MenuProps } from 'antd';
 import { memo } from 'react';
@@ -22,6 +24,16 @@ import type { TCourseAction } from './use-course-actions.ts';
 /** Statuses the wizard opens for editing (the API saves these, docs/decisions.md "Courses"). */
 const EDITABLE: readonly TCourseStatus[] = ['draft', 'scheduled', 'paused'];
 const FIGURES = ['delivery', 'completion', 'activity', 'progress'] as const;
+/** Statuses a creator can cancel for good (the API's rule). */
+const CANCELABLE: readonly TCourseStatus[] = ['scheduled', 'active', 'paused'];
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whole days left before the purge deletes an archived course (never below 0). */
+const daysBeforeDeletion = (deletedAt: string): number =>
+  Math.max(
+    0,
+    Math.ceil((Date.parse(deletedAt) + ARCHIVE_RETENTION_DAYS * DAY_MS - Date.now()) / DAY_MS),
+  );
 
 type Props = {
   course: TCourseListItem;
@@ -63,17 +75,29 @@ export const CourseCard = memo(function CourseCard({ course, insight, pending, o
       : counted
         ? courseReportPath(course.uuid)
         : null;
+  // Scheduled is when Schedule was pressed; the first send is when lessons start (Finish's).
   const dates = [
     ['created', course.created_at],
     ['scheduled', course.scheduled_at],
+    ['firstSend', course.first_send_at],
     ['delivered', course.delivered_at],
     ['updated', course.updated_at],
     ['deleted', course.deleted_at],
   ].filter((entry): entry is [string, string] => Boolean(entry[1]));
 
+  const paused = course.status === 'paused';
   const more: MenuProps['items'] = [
     { key: 'clone', label: t('courses.actions.clone'), icon: <CopyOutlined /> },
     { key: 'archive', label: t('courses.actions.archive'), icon: <InboxOutlined /> },
+    ...(CANCELABLE.includes(course.status)
+      ? [
+          {
+            key: 'cancel',
+            label: t('courses.actions.cancelCourse'),
+            icon: <CloseCircleOutlined />,
+          },
+        ]
+      : []),
     { type: 'divider' },
     { key: 'delete', label: t('courses.actions.delete'), icon: <DeleteOutlined />, danger: true },
   ];
@@ -87,7 +111,13 @@ export const CourseCard = memo(function CourseCard({ course, insight, pending, o
       <Cover course={course} />
       <div className="course-body">
         <div className="course-head">
-          <CourseStatus status={course.status} />
+          {archived ? (
+            <span className="course-status status-archived" data-status="archived">
+              {t('courses.fields.deleted')}
+            </span>
+          ) : (
+            <CourseStatus status={course.status} />
+          )}
           {course.category && <span className="course-category">{course.category}</span>}
         </div>
         <h3 id={`course-${course.uuid}`} className="course-name">
@@ -103,9 +133,20 @@ export const CourseCard = memo(function CourseCard({ course, insight, pending, o
           ))}
         </dl>
         <dl className="course-figures">
+          {/* One figure, one definition (docs/metrics.md): a draft's learners reached as Finish
+              counts them, a published course's enrolled learners as Insights counts them. */}
           <div className="course-enrolments">
-            <dt>{t('courses.fields.enrolments')}</dt>
-            <dd>{formatNumber(course.enrolments)}</dd>
+            {course.reached !== null ? (
+              <>
+                <dt>{t('courses.fields.reached')}</dt>
+                <dd>{formatNumber(course.reached)}</dd>
+              </>
+            ) : (
+              <>
+                <dt>{t('courses.fields.enrolments')}</dt>
+                <dd>{formatNumber(course.enrolments)}</dd>
+              </>
+            )}
           </div>
           {insight &&
             FIGURES.map((key) => (
@@ -120,7 +161,13 @@ export const CourseCard = memo(function CourseCard({ course, insight, pending, o
               </div>
             ))}
         </dl>
-        {!insight && !archived && (
+        {archived && course.deleted_at && (
+          <p className="course-hint muted">
+            {t('courses.list.deletedIn', { count: daysBeforeDeletion(course.deleted_at) })}
+          </p>
+        )}
+        {paused && !archived && <p className="course-hint">{t('courses.list.pausedHint')}</p>}
+        {!insight && !archived && !paused && (
           <p className="course-hint muted">{t('courses.list.noFigures')}</p>
         )}
       </div>
@@ -148,7 +195,17 @@ export const CourseCard = memo(function CourseCard({ course, insight, pending, o
           </>
         ) : (
           <>
-            {counted ? (
+            {paused ? (
+              <button
+                type="button"
+                className="card-button card-button-primary"
+                aria-busy={busy('resume')}
+                disabled={busy('resume')}
+                onClick={() => onAction('resume', course)}
+              >
+                <CaretRightOutlined aria-hidden /> {t('courses.actions.resume')}
+              </button>
+            ) : counted ? (
               <Link className="card-button" to={courseReportPath(course.uuid)}>
                 <BarChartOutlined aria-hidden /> {t('courses.actions.viewReport')}
               </Link>
@@ -162,7 +219,7 @@ export const CourseCard = memo(function CourseCard({ course, insight, pending, o
             <CardMenu
               label={t('courses.actions.more', { name: course.name })}
               items={more}
-              busy={busy('clone') || busy('archive') || busy('delete')}
+              busy={busy('clone') || busy('archive') || busy('cancel') || busy('delete')}
               onSelect={(key) => onAction(key as TCourseAction, course)}
             />
           </>

@@ -52,10 +52,12 @@ export const CourseGrid = ({ archived, empty }: Props) => {
     latestActions.current = actions;
   });
   const onAction = useCallback((action: TCourseAction, course: TCourseListItem) => {
-    const { clone, archive, restore, remove } = latestActions.current;
+    const { clone, archive, restore, resume, cancel, remove } = latestActions.current;
     if (action === 'clone') void clone(course);
-    else if (action === 'archive') void archive(course);
+    else if (action === 'archive') archive(course);
     else if (action === 'restore') void restore(course);
+    else if (action === 'resume') void resume(course);
+    else if (action === 'cancel') cancel(course);
     else remove(course);
   }, []);
   const courses = useMemo(

@@ -12,6 +12,7 @@ import { useSearchParams } from 'react-router';
 
 import { useClassroomMeta } from '../../../components/layout/classroom-context.ts';
 import { LANGUAGE_NAMES } from '../../../config.ts';
+import { textsIn } from '../../../i18n.ts';
 import { describeMessage } from '../../../lib/messages.ts';
 import { isLeftToCaller, reportFailure } from '../../../lib/report-failure.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
@@ -46,6 +47,8 @@ export const ContentStep = () => {
   const save = useCourseSave(store);
   const [saving, setSaving] = useState(false);
   const [blocked, setBlocked] = useState<string | null>(null);
+  const [invalidLessons, setInvalidLessons] = useState<{ day: number; language: TLocale }[]>([]);
+  const [otherProblems, setOtherProblems] = useState<string[]>([]);
   const [previewOpen, setPreviewOpen] = useState(false);
   const [formGeneration, setFormGeneration] = useState(0);
   const [translation, setTranslation] = useState<{ type: 'error'; message: string } | null>(null);
@@ -102,8 +105,26 @@ export const ContentStep = () => {
       return true;
     } catch {
       setBlocked(t('courses.wizard.content.fixFirst'));
+      setInvalidLessons([{ day, language }]);
+      setOtherProblems([]);
       return false;
     }
+  };
+
+  /** A banner link: the lesson with errors, each shown on its field. */
+  const goToErrors = async (nextDay: number, nextLanguage: TLocale) => {
+    if (nextDay !== day || nextLanguage !== language) {
+      if (!(await currentIsValid())) return;
+      show(nextDay, nextLanguage);
+    }
+    // After the switch has painted the lesson: its errors on its fields, the first in view.
+    requestAnimationFrame(() => {
+      const form = formRef.current;
+      void form?.validateFields({ recursive: true }).catch(() => {
+        const first = form.getFieldsError().find((entry) => entry.errors.length > 0);
+        if (first) form.scrollToField(first.name, { focus: true, block: 'center' });
+      });
+    });
   };
 
   const select = async (nextDay: number, nextLanguage: TLocale) => {
@@ -121,7 +142,12 @@ export const ContentStep = () => {
 
   const addLanguage = async (next: TLocale) => {
     if (!(await currentIsValid())) return;
-    store.addLanguage(next);
+    // True/false answers are labelled in the lesson's language, not the interface's.
+    const inLesson = await textsIn(next);
+    store.addLanguage(next, [
+      inLesson('courses.wizard.assessment.trueAnswer'),
+      inLesson('courses.wizard.assessment.falseAnswer'),
+    ]);
     show(1, next);
   };
 
@@ -135,16 +161,35 @@ export const ContentStep = () => {
     (code) => !snapshot.languages.some((entry) => entry.short_name === code),
   );
 
+  /** Every lesson with errors (its own or the last save's), for the banner's links. */
+  const lessonsWithErrors = () => {
+    const found: { day: number; language: TLocale }[] = [];
+    for (let entry = 1; entry <= store.snapshot().days; entry += 1) {
+      for (const { short_name: code } of store.snapshot().languages) {
+        if (store.state(entry, code) === 'invalid') found.push({ day: entry, language: code });
+      }
+    }
+    return found;
+  };
+
   const saveProgress = async (): Promise<boolean> => {
+    // The shown lesson's errors stay on its fields: the save would be refused for them anyway.
+    if (!(await currentIsValid())) return false;
     setSaving(true);
     const result = await save();
     setSaving(false);
     if (result.ok) {
       notification.success({ key: 'ccp:course-saved', message: t('notifications.changesSaved') });
+      setInvalidLessons([]);
       return true;
     }
-    setFormGeneration((value) => value + 1);
-    if (result.invalid) setBlocked(t('courses.wizard.content.notSaved'));
+    // The form stays: the server's field errors join the lesson's own (LessonForm shows both),
+    // and the banner links to every lesson that has some.
+    if (result.invalid) {
+      setBlocked(t('courses.wizard.content.notSaved'));
+      setInvalidLessons(lessonsWithErrors());
+      setOtherProblems(result.invalid.other.flatMap((entry) => entry.messages));
+    }
     return false;
   };
 
@@ -325,7 +370,36 @@ export const ContentStep = () => {
         <p className="muted language-note">{t('courses.wizard.content.primaryFirst')}</p>
       )}
       {blocked && (
-        <Alert type="error" showIcon message={blocked} className="content-alert" role="alert" />
+        <Alert
+          type="error"
+          showIcon
+          message={blocked}
+          className="content-alert"
+          role="alert"
+          description={
+            invalidLessons.length + otherProblems.length > 0 ? (
+              <ul className="problem-list">
+                {invalidLessons.map((entry) => (
+                  <li key={`${entry.day}:${entry.language}`}>
+                    <Button
+                      type="link"
+                      className="problem-link"
+                      onClick={() => void goToErrors(entry.day, entry.language)}
+                    >
+                      {t('courses.wizard.content.formLabel', {
+                        day: entry.day,
+                        language: languageName(entry.language),
+                      })}
+                    </Button>
+                  </li>
+                ))}
+                {otherProblems.map((text, index) => (
+                  <li key={`other:${index}`}>{translateMessage(describeMessage(text), t)}</li>
+                ))}
+              </ul>
+            ) : null
+          }
+        />
       )}
       <div className="content-layout">
         <DayList

@@ -37,7 +37,14 @@ export type TLessonDraft = {
   learning_minutes: number | null;
   media: { type?: 'link' | 'upload'; url: string } | null;
   assessment: TAssessmentDraft | null;
+  /**
+   * Made from the primary language's lesson of that day (its structure, no text of its own yet):
+   * it counts as not written until a text is, so adding a language leaves nothing to refuse.
+   */
+  derived?: boolean;
 };
+/** True/false answer labels in a lesson's language, true first. */
+export type TTrueFalseLabels = readonly [string, string];
 export type TLanguageDraft = { short_name: TLocale; is_primary: boolean };
 export type TDeliveryDraft = {
   distribution: TDistributionInput;
@@ -77,17 +84,61 @@ export const emptyLesson = (day: number, language: TLocale): TLessonDraft => ({
 const isBlank = (value: string | null | undefined) =>
   !value || !value.replace(/<[^>]*>/g, '').trim();
 
-/** A lesson nobody has written in yet (a day just added): not sent, not an error. */
+/**
+ * A lesson nobody has written in yet (a day just added, a language just added): not sent, not an
+ * error. A lesson made from the primary one keeps its media and true/false labels until then.
+ */
 export const isUntouched = (lesson: TLessonDraft): boolean =>
   isBlank(lesson.title) &&
   isBlank(lesson.topic_intro) &&
   isBlank(lesson.topic_content) &&
-  !lesson.media?.url &&
+  (lesson.derived || !lesson.media?.url) &&
   (!lesson.assessment ||
     (isBlank(lesson.assessment.question) &&
       lesson.assessment.answers.every(
-        (answer) => isBlank(answer.text) && isBlank(answer.response),
+        (answer) =>
+          (isBlank(answer.text) || (lesson.derived && lesson.assessment?.type === 'true_false')) &&
+          isBlank(answer.response),
       )));
+
+/**
+ * Another language's lesson of the same day, with the primary lesson's structure: assessment type,
+ * mandatory flag, number of answers and which are correct, minutes and media. Only the texts are
+ * left to write; true/false answers take their labels in the lesson's own language.
+ */
+export const structureOf = (
+  primary: TLessonDraft,
+  language: TLocale,
+  trueFalse: TTrueFalseLabels,
+): TLessonDraft => {
+  const assessment = primary.assessment;
+  return {
+    day: primary.day,
+    language,
+    title: '',
+    topic_intro: '',
+    topic_content: '',
+    learning_minutes: primary.learning_minutes,
+    media: primary.media ? { ...primary.media } : null,
+    assessment: assessment
+      ? {
+          question: '',
+          type: assessment.type,
+          mandatory: assessment.mandatory,
+          thank_you_message: null,
+          answers:
+            assessment.type === 'open_answer'
+              ? []
+              : assessment.answers.map((answer, index) => ({
+                  text: assessment.type === 'true_false' ? (trueFalse[index] ?? '') : '',
+                  correct: answer.correct,
+                  response: '',
+                })),
+        }
+      : null,
+    derived: true,
+  };
+};
 
 /** The lesson as the API takes it (the shared lesson schema's input). */
 export const toLessonRequest = (lesson: TLessonDraft, defaultResponse: string) => ({
@@ -192,6 +243,16 @@ export const createDraftStore = (course: TCourse) => {
     },
   };
   let serverErrors = new Map<string, TLessonServerErrors>();
+  // Each added language's true/false labels, for the lessons made from the primary ones.
+  const trueFalseLabels = new Map<TLocale, TTrueFalseLabels>();
+  /** The lesson of another language made from the primary one of that day, if there is one. */
+  const derivedLesson = (day: number, language: TLocale): TLessonDraft | undefined => {
+    const primary = store.primary();
+    const source = language === primary ? undefined : lessons.get(lessonKey(day, primary));
+    return source && !isUntouched(source)
+      ? structureOf(source, language, trueFalseLabels.get(language) ?? ['', ''])
+      : undefined;
+  };
   let version = 0;
   let savedVersion = 0;
   let statesVersion = 0;
@@ -234,7 +295,9 @@ export const createDraftStore = (course: TCourse) => {
     primary: (): TLocale =>
       snapshot.languages.find((language) => language.is_primary)?.short_name ?? 'en',
     lesson: (day: number, language: TLocale): TLessonDraft =>
-      lessons.get(lessonKey(day, language)) ?? emptyLesson(day, language),
+      lessons.get(lessonKey(day, language)) ??
+      derivedLesson(day, language) ??
+      emptyLesson(day, language),
     hasLesson: (day: number, language: TLocale) => lessons.has(lessonKey(day, language)),
     state: (day: number, language: string): TLessonState =>
       states.get(lessonKey(day, language)) ?? 'empty',
@@ -249,7 +312,13 @@ export const createDraftStore = (course: TCourse) => {
       valid?: boolean,
     ) => {
       const key = lessonKey(day, language);
-      lessons.set(key, { ...values, day, language });
+      const next: TLessonDraft = { ...values, day, language };
+      // Still only the primary's structure (a correct flag ticked, no text): still not written.
+      const derived = lessons.get(key)?.derived ?? !lessons.has(key);
+      if (derived && language !== store.primary() && isUntouched({ ...next, derived })) {
+        next.derived = true;
+      }
+      lessons.set(key, next);
       serverErrors.delete(key);
       version += 1;
       // Only a change of the lesson's state is news for the subscribers (the markers).
@@ -293,8 +362,18 @@ export const createDraftStore = (course: TCourse) => {
       statesVersion += 1;
       change({ days: Math.max(1, snapshot.days - 1) });
     },
-    addLanguage: (language: TLocale) => {
+    /** Adds a language whose lessons start with the primary ones' structure. */
+    addLanguage: (language: TLocale, trueFalse: TTrueFalseLabels = ['', '']) => {
       if (snapshot.languages.some((entry) => entry.short_name === language)) return;
+      trueFalseLabels.set(language, trueFalse);
+      for (let day = 1; day <= snapshot.days; day += 1) {
+        const lesson = derivedLesson(day, language);
+        if (lesson && !lessons.has(lessonKey(day, language))) {
+          lessons.set(lessonKey(day, language), lesson);
+          refreshState(lessonKey(day, language));
+        }
+      }
+      statesVersion += 1;
       change({ languages: [...snapshot.languages, { short_name: language, is_primary: false }] });
     },
     removeLanguage: (language: TLocale) => {

@@ -5,7 +5,7 @@ import { useCustom } from '@refinedev/core';
 import { Alert, App, Button, Card, Drawer, Select, Spin } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 
 import { useClassroomMeta } from '../../../components/layout/classroom-context.ts';
 import { LANGUAGE_NAMES, ROUTES } from '../../../config.ts';
@@ -29,7 +29,7 @@ const LESSON_PATH = /^lessons\.\d+\.(.+)$/;
 
 export const FinishStep = () => {
   const { t } = useTranslation();
-  const { notification } = App.useApp();
+  const { notification, modal } = App.useApp();
   const navigate = useNavigate();
   const { store, goTo, editable, hasLearnersLists } = useWizard();
   const snapshot = useDraftSnapshot(store);
@@ -57,6 +57,17 @@ export const FinishStep = () => {
     meta: classroomMeta,
   });
   const options = optionsQuery.data?.data;
+  // A channel with no working connection sends nothing (the Channels page says so): name it and
+  // how many learners would get nothing, and ask before scheduling on it.
+  const chosen = options?.channels.find((entry) => entry.key === channel);
+  const silentText =
+    channel && chosen && !chosen.sends
+      ? t('courses.wizard.finish.notSending', {
+          channel: t(`courses.wizard.channels.${channel}`),
+          status: t(`channel-connections.status.${chosen.connection}`),
+          count: options?.reached ?? 0,
+        })
+      : null;
   const { query: calendarQuery } = useCustom<TDeliveryCalendar>({
     url: '/api/v1/courses/helpers/delivery-calendar',
     method: 'post',
@@ -113,6 +124,20 @@ export const FinishStep = () => {
       setFixFirst(true);
       return;
     }
+    if (silentText && snapshot.status === 'draft') {
+      modal.confirm({
+        title: t('courses.wizard.finish.confirmTitle'),
+        content: silentText,
+        okText: t('courses.wizard.finish.confirmOk'),
+        cancelText: t('buttons.cancel'),
+        onOk: () => void publish(),
+      });
+      return;
+    }
+    await publish();
+  };
+
+  const publish = async () => {
     setScheduling(true);
     const result = await save({ status: 'scheduled', delivery: true });
     setScheduling(false);
@@ -139,16 +164,33 @@ export const FinishStep = () => {
     <div className="finish-step">
       <div className="finish-layout">
         <Card className="wizard-card" title={t('courses.wizard.finish.check')}>
-          {problems.length === 0 ? (
+          {silentText && (
             <Alert
-              type="success"
+              type="warning"
               showIcon
-              message={t(
-                snapshot.status === 'draft'
-                  ? 'courses.wizard.finish.ready'
-                  : 'courses.wizard.finish.readyLive',
-              )}
+              className="form-alert"
+              data-testid="channel-not-sending"
+              message={silentText}
+              description={
+                <>
+                  {t('courses.wizard.finish.notSendingHint')}{' '}
+                  <Link to={ROUTES.channels}>{t('courses.wizard.finish.openChannels')}</Link>
+                </>
+              }
             />
+          )}
+          {problems.length === 0 ? (
+            silentText ? null : (
+              <Alert
+                type="success"
+                showIcon
+                message={t(
+                  snapshot.status === 'draft'
+                    ? 'courses.wizard.finish.ready'
+                    : 'courses.wizard.finish.readyLive',
+                )}
+              />
+            )
           ) : (
             <>
               {fixFirst && (

@@ -1,5 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { ASSESSMENT_TYPES, MAX_ANSWERS, TEXT_LIMITS, ZLessonSchema } from '@ccp/schemas';
+import type { TLocale } from '@ccp/schemas';
 import { Button, Checkbox, Form, Input, InputNumber, Select, Switch } from 'antd';
 import type { FormInstance } from 'antd';
 import {
@@ -17,6 +18,7 @@ import type { ComponentProps, MutableRefObject, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 
+import { textsIn } from '../../../i18n.ts';
 import { describeMessage } from '../../../lib/messages.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { checkForm, fieldIssue, isRequiredField, schemaField } from '../../../lib/zod-form.ts';
@@ -179,6 +181,19 @@ export const LessonForm = ({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
+  // A save's field errors for the lesson shown: with the lesson's own errors, so a refused save
+  // hides none of them (the server's text wins where both name a field).
+  const lastServerErrors = useRef(serverErrors);
+  useEffect(() => {
+    if (lastServerErrors.current === serverErrors) return;
+    lastServerErrors.current = serverErrors;
+    if (!serverErrors?.length) return;
+    void form
+      .validateFields({ recursive: true })
+      .catch(() => undefined)
+      .finally(() => form.setFields(serverErrors));
+  }, [form, serverErrors]);
+
   const assessment = Form.useWatch('assessment', { form, preserve: true }) as
     TLessonDraft['assessment'] | undefined;
 
@@ -218,6 +233,7 @@ export const LessonForm = ({
       <ShownLesson.Provider value={key}>
         <LessonFields
           form={form}
+          language={lesson.language}
           hasAssessment={!!assessment}
           type={assessment?.type}
           answerCount={assessment?.answers.length ?? 0}
@@ -230,6 +246,8 @@ export const LessonForm = ({
 
 type TFieldsProps = {
   form: FormInstance;
+  /** The lesson's language (its true/false labels). */
+  language: TLocale;
   hasAssessment: boolean;
   type: TAssessmentDraft['type'] | undefined;
   answerCount: number;
@@ -240,220 +258,236 @@ type TFieldsProps = {
  * The fields: rendered again only when the assessment's shape changes (on, type, number of
  * answers), not on a day switch or a keystroke, when only the fields whose value changed do.
  */
-const LessonFields = memo(({ form, hasAssessment, type, answerCount, changed }: TFieldsProps) => {
-  const { t } = useTranslation();
-  const translate = useMemo(
-    () => (text: string) => translateMessage(describeMessage(text), t),
-    [t],
-  );
-  const field = useMemo(() => {
-    const base = schemaField(LESSON_FORM_SCHEMA, translate);
-    return (path: TFieldPath) => ({
-      ...base(path),
-      required: isRequiredField(ZLessonSchema, path),
-    });
-  }, [translate]);
-  const answersRule = useMemo(
-    () => ({
-      validator: async () => {
-        const message = fieldIssue(LESSON_FORM_SCHEMA, form.getFieldsValue(true), [
-          'assessment',
-          'answers',
-        ]);
-        if (message) throw new Error(translate(message));
-      },
-    }),
-    [form, translate],
-  );
-  const assessmentNow = () => form.getFieldValue('assessment') as TLessonDraft['assessment'];
+const LessonFields = memo(
+  ({ form, language, hasAssessment, type, answerCount, changed }: TFieldsProps) => {
+    const { t } = useTranslation();
+    const translate = useMemo(
+      () => (text: string) => translateMessage(describeMessage(text), t),
+      [t],
+    );
+    const field = useMemo(() => {
+      const base = schemaField(LESSON_FORM_SCHEMA, translate);
+      return (path: TFieldPath) => ({
+        ...base(path),
+        required: isRequiredField(ZLessonSchema, path),
+      });
+    }, [translate]);
+    const answersRule = useMemo(
+      () => ({
+        validator: async () => {
+          const message = fieldIssue(LESSON_FORM_SCHEMA, form.getFieldsValue(true), [
+            'assessment',
+            'answers',
+          ]);
+          if (message) throw new Error(translate(message));
+        },
+      }),
+      [form, translate],
+    );
+    const assessmentNow = () => form.getFieldValue('assessment') as TLessonDraft['assessment'];
 
-  const setType = (next: string) => {
-    const current = assessmentNow() ?? emptyAssessment();
-    if (next === 'true_false') {
-      form.setFieldValue(
-        ['assessment', 'answers'],
-        [
-          { text: t('courses.wizard.assessment.trueAnswer'), correct: true, response: '' },
-          { text: t('courses.wizard.assessment.falseAnswer'), correct: false, response: '' },
-        ],
-      );
-    } else if (next === 'multiple_choice' && current.answers.length < 2) {
-      form.setFieldValue(['assessment', 'answers'], emptyAssessment().answers);
-    }
-    changed({ assessment: assessmentNow() });
-  };
+    const setType = async (next: string) => {
+      const current = assessmentNow() ?? emptyAssessment();
+      if (next === 'true_false') {
+        // Labelled in the lesson's language: an Italian lesson's learners get Italian buttons.
+        const inLesson = await textsIn(language);
+        form.setFieldValue(
+          ['assessment', 'answers'],
+          [
+            { text: inLesson('courses.wizard.assessment.trueAnswer'), correct: true, response: '' },
+            {
+              text: inLesson('courses.wizard.assessment.falseAnswer'),
+              correct: false,
+              response: '',
+            },
+          ],
+        );
+      } else if (next === 'open_answer') {
+        // Spec §3: answers are for choice questions; an open answer is written by the learner.
+        form.setFieldValue(['assessment', 'answers'], []);
+      } else if (next === 'multiple_choice' && current.answers.length < 2) {
+        form.setFieldValue(['assessment', 'answers'], emptyAssessment().answers);
+      }
+      changed({ assessment: assessmentNow() });
+    };
 
-  return (
-    <>
-      <Form.Item {...field(['title'])} label={t('courses.wizard.lesson.title')}>
-        <Input count={{ show: true, max: TEXT_LIMITS.lessonTitle }} />
-      </Form.Item>
-      <Form.Item {...field(['topic_intro'])} label={t('courses.wizard.lesson.topicIntro')}>
-        <Input.TextArea
-          rows={2}
-          classNames={{ textarea: 'grow-text grow-text-2-6' }}
-          count={{ show: true, max: TEXT_LIMITS.topicIntro }}
-        />
-      </Form.Item>
-      <Form.Item
-        {...field(['topic_content'])}
-        label={t('courses.wizard.lesson.topicContent')}
-        extra={t('courses.wizard.lesson.topicContentHelp')}
-      >
-        <LessonRichText label={t('courses.wizard.lesson.topicContent')} />
-      </Form.Item>
-      <div className="form-grid">
-        <Form.Item
-          {...field(['learning_minutes'])}
-          label={t('courses.wizard.lesson.learningMinutes')}
-        >
-          <InputNumber className="input-number-full" />
+    return (
+      <>
+        <Form.Item {...field(['title'])} label={t('courses.wizard.lesson.title')}>
+          <Input count={{ show: true, max: TEXT_LIMITS.lessonTitle }} />
         </Form.Item>
-        <Form.Item
-          {...field(['media', 'url'])}
-          required={false}
-          label={t('courses.wizard.lesson.media')}
-          extra={t('courses.wizard.lesson.mediaHelp')}
-        >
-          <Input type="url" placeholder={URL_PLACEHOLDER} />
-        </Form.Item>
-      </div>
-
-      <section className="assessment-section" aria-label={t('courses.wizard.assessment.title')}>
-        <div className="assessment-head">
-          <h3 className="assessment-title">{t('courses.wizard.assessment.title')}</h3>
-          <Switch
-            checked={hasAssessment}
-            aria-label={t('courses.wizard.assessment.enabled')}
-            onChange={(on) => {
-              form.setFieldValue('assessment', on ? emptyAssessment() : null);
-              changed({ assessment: assessmentNow() });
-            }}
+        <Form.Item {...field(['topic_intro'])} label={t('courses.wizard.lesson.topicIntro')}>
+          <Input.TextArea
+            rows={2}
+            classNames={{ textarea: 'grow-text grow-text-2-6' }}
+            count={{ show: true, max: TEXT_LIMITS.topicIntro }}
           />
+        </Form.Item>
+        <Form.Item
+          {...field(['topic_content'])}
+          label={t('courses.wizard.lesson.topicContent')}
+          extra={t('courses.wizard.lesson.topicContentHelp')}
+        >
+          <LessonRichText label={t('courses.wizard.lesson.topicContent')} />
+        </Form.Item>
+        <div className="form-grid">
+          <Form.Item
+            {...field(['learning_minutes'])}
+            label={t('courses.wizard.lesson.learningMinutes')}
+          >
+            <InputNumber className="input-number-full" />
+          </Form.Item>
+          <Form.Item
+            {...field(['media', 'url'])}
+            required={false}
+            label={t('courses.wizard.lesson.media')}
+            extra={t('courses.wizard.lesson.mediaHelp')}
+          >
+            <Input type="url" placeholder={URL_PLACEHOLDER} />
+          </Form.Item>
         </div>
-        {hasAssessment && (
-          <>
-            <Form.Item
-              {...field(['assessment', 'question'])}
-              label={t('courses.wizard.assessment.question')}
-            >
-              <Input.TextArea
-                rows={1}
-                classNames={{ textarea: 'grow-text grow-text-1-4' }}
-                count={{ show: true, max: TEXT_LIMITS.question }}
-              />
-            </Form.Item>
-            <div className="form-grid">
-              <Form.Item name={['assessment', 'type']} label={t('courses.wizard.assessment.type')}>
-                <Select
-                  onChange={setType}
-                  options={ASSESSMENT_TYPES.map((value) => ({
-                    value,
-                    label: t(`courses.wizard.assessment.types.${value}`),
-                  }))}
+
+        <section className="assessment-section" aria-label={t('courses.wizard.assessment.title')}>
+          <div className="assessment-head">
+            <h3 className="assessment-title">{t('courses.wizard.assessment.title')}</h3>
+            <Switch
+              checked={hasAssessment}
+              aria-label={t('courses.wizard.assessment.enabled')}
+              onChange={(on) => {
+                form.setFieldValue('assessment', on ? emptyAssessment() : null);
+                changed({ assessment: assessmentNow() });
+              }}
+            />
+          </div>
+          {hasAssessment && (
+            <>
+              <Form.Item
+                {...field(['assessment', 'question'])}
+                label={t('courses.wizard.assessment.question')}
+              >
+                <Input.TextArea
+                  rows={1}
+                  classNames={{ textarea: 'grow-text grow-text-1-4' }}
+                  count={{ show: true, max: TEXT_LIMITS.question }}
                 />
               </Form.Item>
-              <Form.Item
-                name={['assessment', 'mandatory']}
-                label={t('courses.wizard.assessment.mandatory')}
-                valuePropName="checked"
-              >
-                <Switch />
-              </Form.Item>
-            </div>
-            <Form.List name={['assessment', 'answers']} rules={[answersRule]}>
-              {(answers, { add, remove }, { errors }) => (
-                <div
-                  className="answers"
-                  role="group"
-                  aria-label={t('courses.wizard.assessment.answers')}
+              <div className="form-grid">
+                <Form.Item
+                  name={['assessment', 'type']}
+                  label={t('courses.wizard.assessment.type')}
                 >
-                  <div className="answers-head">
-                    <span>{t('courses.wizard.assessment.answers')}</span>
-                    <span className="muted">
-                      {t('courses.wizard.assessment.answersCount', {
-                        shown: answers.length,
-                        max: MAX_ANSWERS,
-                      })}
-                    </span>
-                  </div>
-                  {answers.map((answer, index) => (
-                    <div className="answer-row" key={answer.key} data-option={index + 1}>
-                      <span className="answer-number" aria-hidden>
-                        {index + 1}
-                      </span>
-                      <Form.Item
-                        name={[answer.name, 'correct']}
-                        valuePropName="checked"
-                        className="answer-correct"
-                      >
-                        <Checkbox>{t('courses.wizard.assessment.correct')}</Checkbox>
-                      </Form.Item>
-                      <Form.Item
-                        {...field(['assessment', 'answers', index, 'text'])}
-                        name={[answer.name, 'text']}
-                        className="answer-text"
-                        label={t('courses.wizard.assessment.answerText', { option: index + 1 })}
-                      >
-                        <Input count={{ show: true, max: TEXT_LIMITS.answer }} />
-                      </Form.Item>
-                      <Form.Item
-                        {...field(['assessment', 'answers', index, 'response'])}
-                        name={[answer.name, 'response']}
-                        required={false}
-                        className="answer-response"
-                        label={t('courses.wizard.assessment.response', { option: index + 1 })}
-                      >
-                        <Input
-                          count={{ show: true, max: TEXT_LIMITS.response }}
-                          placeholder={t('validation.answerResponseDefault')}
-                        />
-                      </Form.Item>
-                      {type !== 'true_false' && (
-                        <Button
-                          type="text"
-                          icon={<DeleteOutlined />}
-                          className="answer-remove"
-                          aria-label={t('courses.wizard.assessment.removeAnswer', {
-                            option: index + 1,
+                  <Select
+                    onChange={(next: string) => void setType(next)}
+                    options={ASSESSMENT_TYPES.map((value) => ({
+                      value,
+                      label: t(`courses.wizard.assessment.types.${value}`),
+                    }))}
+                  />
+                </Form.Item>
+                <Form.Item
+                  name={['assessment', 'mandatory']}
+                  label={t('courses.wizard.assessment.mandatory')}
+                  valuePropName="checked"
+                >
+                  <Switch />
+                </Form.Item>
+              </div>
+              {type !== 'open_answer' && (
+                <Form.List name={['assessment', 'answers']} rules={[answersRule]}>
+                  {(answers, { add, remove }, { errors }) => (
+                    <div
+                      className="answers"
+                      role="group"
+                      aria-label={t('courses.wizard.assessment.answers')}
+                    >
+                      <div className="answers-head">
+                        <span>{t('courses.wizard.assessment.answers')}</span>
+                        <span className="muted">
+                          {t('courses.wizard.assessment.answersCount', {
+                            shown: answers.length,
+                            max: MAX_ANSWERS,
                           })}
+                        </span>
+                      </div>
+                      {answers.map((answer, index) => (
+                        <div className="answer-row" key={answer.key} data-option={index + 1}>
+                          <span className="answer-number" aria-hidden>
+                            {index + 1}
+                          </span>
+                          <Form.Item
+                            name={[answer.name, 'correct']}
+                            valuePropName="checked"
+                            className="answer-correct"
+                          >
+                            <Checkbox>{t('courses.wizard.assessment.correct')}</Checkbox>
+                          </Form.Item>
+                          <Form.Item
+                            {...field(['assessment', 'answers', index, 'text'])}
+                            name={[answer.name, 'text']}
+                            className="answer-text"
+                            label={t('courses.wizard.assessment.answerText', { option: index + 1 })}
+                          >
+                            <Input count={{ show: true, max: TEXT_LIMITS.answer }} />
+                          </Form.Item>
+                          <Form.Item
+                            {...field(['assessment', 'answers', index, 'response'])}
+                            name={[answer.name, 'response']}
+                            required={false}
+                            className="answer-response"
+                            label={t('courses.wizard.assessment.response', { option: index + 1 })}
+                          >
+                            <Input
+                              count={{ show: true, max: TEXT_LIMITS.response }}
+                              placeholder={t('validation.answerResponseDefault')}
+                            />
+                          </Form.Item>
+                          {type !== 'true_false' && (
+                            <Button
+                              type="text"
+                              icon={<DeleteOutlined />}
+                              className="answer-remove"
+                              aria-label={t('courses.wizard.assessment.removeAnswer', {
+                                option: index + 1,
+                              })}
+                              onClick={() => {
+                                remove(answer.name);
+                                changed({ assessment: assessmentNow() });
+                              }}
+                            />
+                          )}
+                        </div>
+                      ))}
+                      <Form.ErrorList errors={errors} />
+                      {type !== 'true_false' && answerCount < MAX_ANSWERS && (
+                        <Button
+                          icon={<PlusOutlined />}
                           onClick={() => {
-                            remove(answer.name);
+                            add({ text: '', correct: false, response: '' });
                             changed({ assessment: assessmentNow() });
                           }}
-                        />
+                        >
+                          {t('courses.wizard.assessment.addAnswer')}
+                        </Button>
                       )}
                     </div>
-                  ))}
-                  <Form.ErrorList errors={errors} />
-                  {type !== 'true_false' && answerCount < MAX_ANSWERS && (
-                    <Button
-                      icon={<PlusOutlined />}
-                      onClick={() => {
-                        add({ text: '', correct: false, response: '' });
-                        changed({ assessment: assessmentNow() });
-                      }}
-                    >
-                      {t('courses.wizard.assessment.addAnswer')}
-                    </Button>
                   )}
-                </div>
+                </Form.List>
               )}
-            </Form.List>
-            <Form.Item
-              {...field(['assessment', 'thank_you_message'])}
-              label={t('courses.wizard.assessment.thankYou')}
-            >
-              <Input.TextArea
-                rows={1}
-                classNames={{ textarea: 'grow-text grow-text-1-4' }}
-                count={{ show: true, max: TEXT_LIMITS.response }}
-              />
-            </Form.Item>
-          </>
-        )}
-      </section>
-    </>
-  );
-});
+              <Form.Item
+                {...field(['assessment', 'thank_you_message'])}
+                label={t('courses.wizard.assessment.thankYou')}
+              >
+                <Input.TextArea
+                  rows={1}
+                  classNames={{ textarea: 'grow-text grow-text-1-4' }}
+                  count={{ show: true, max: TEXT_LIMITS.response }}
+                />
+              </Form.Item>
+            </>
+          )}
+        </section>
+      </>
+    );
+  },
+);
 LessonFields.displayName = 'LessonFields';
