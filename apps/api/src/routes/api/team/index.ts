@@ -270,7 +270,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Invite a creator by e-mail (a single-use link valid 7 days)',
         description:
-          "Answers 402 PLAN_LIMIT_REACHED when creators plus pending invitations would pass the plan's creator-seats; 422 when the e-mail already has an account; 409 when an invitation to it is pending.",
+          "Answers 402 PLAN_LIMIT_REACHED when creators plus pending invitations would pass the plan's creator-seats; 422 when the e-mail is already a creator of this company; 409 when an invitation to it is pending. An e-mail with an account in another company is invited (nothing says it exists); accepting answers 422.",
         body: ZCreateInvitationRequestSchema,
         response: { 201: ZInvitationResponseSchema },
       },
@@ -278,7 +278,11 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const admin = adminOf(request);
       const { email, role } = request.body;
-      if (await findUserByEmail(app, email)) {
+      // Only a member of this company is refused: saying so of another company's account would
+      // tell any administrator which addresses have one (issue 30). Such an invitation is
+      // refused when accepted, to the invitee.
+      const existing = await findUserByEmail(app, email);
+      if (existing && existing.company_uuid === admin.company_uuid) {
         throw validationError({ email: [MESSAGES.emailTaken] });
       }
       const { token, uuid } = await withCompanyLock(app, admin.company_uuid, async (trx) => {
