@@ -49,6 +49,7 @@ import {
 } from '../../../lib/rate-limit.ts';
 import { demoteFamilyToFirstStep } from '../../../lib/tokens.ts';
 import { startAfterAnswer } from '../../../lib/after-response.ts';
+import { revokeAllApiTokens } from '../../../lib/api-tokens.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { spendTotpCode, tooManyAttempts } from '../auth/shared.ts';
 import { loadUser } from '../auth/user-resource.ts';
@@ -169,7 +170,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Set a new password with the link from the reset e-mail',
         description:
-          'token: from the link. The password needs 12 characters or more, may not be the e-mail nor a common password. Every session and every other reset link of the account ends; the next sign-in still asks for the 2FA code. An unknown, used or expired link answers 400 INVALID_LINK.',
+          'token: from the link. The password needs 12 characters or more, may not be the e-mail nor a common password. Every session, API token and other reset link of the account ends; the next sign-in still asks for the 2FA code. An unknown, used or expired link answers 400 INVALID_LINK.',
         security: [],
         body: ZResetPasswordRequestSchema,
         response: { 200: ZResetPasswordResponseSchema },
@@ -191,7 +192,12 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       await setPassword(app, user.uuid, request.body.password);
       const ended = await endSessions(app, user.uuid);
-      await auditSelf(request, user, 'password.reset', { sessions_ended: ended });
+      // A reset by e-mail link may follow a stolen password: the API tokens end too (issue 30).
+      const tokens = await revokeAllApiTokens(app, user.uuid);
+      await auditSelf(request, user, 'password.reset', {
+        sessions_ended: ended,
+        api_tokens_revoked: tokens,
+      });
       return { data: { status: 'password_reset' as const } };
     },
   );

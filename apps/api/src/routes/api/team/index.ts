@@ -39,6 +39,7 @@ import { findUserByEmail, localeOf, resetTwoFactor } from '../../../accounts/use
 import type { Db } from '../../../db/index.ts';
 import type { UsersTable } from '../../../db/types.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
+import { revokeAllApiTokens } from '../../../lib/api-tokens.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { isoNow } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/ids.ts';
@@ -175,12 +176,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         await updateMember(app, admin.company_uuid, member.uuid, { deactivated_at: now });
       }
       await endSessions(app, member.uuid);
-      await app.db
-        .updateTable('api_tokens')
-        .set({ revoked_at: now })
-        .where('user_uuid', '=', member.uuid)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await revokeAllApiTokens(app, member.uuid);
       await recordAudit(app, {
         companyUuid: admin.company_uuid,
         actor: actorOf(admin),
@@ -230,7 +226,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Reset a creator's 2FA: they set it up again at their next sign-in",
         description:
-          'Their recovery codes and sessions end. Recorded in the audit log with who did it.',
+          'Their recovery codes, sessions and API tokens end. Recorded in the audit log with who did it.',
         params: ZUuidParamsSchema,
         response: { 200: ZTeamMemberResponseSchema },
       },
@@ -240,6 +236,9 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const member = await memberOr404(admin.company_uuid, request.params.uuid);
       await resetTwoFactor(app, member.uuid);
       await endSessions(app, member.uuid);
+      // An administrator resets someone's 2FA when a phone is lost or stolen: their API tokens
+      // end with their sessions (issue 30).
+      await revokeAllApiTokens(app, member.uuid);
       await recordAudit(app, {
         companyUuid: admin.company_uuid,
         actor: actorOf(admin),
