@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 const TEST_FILES = ['test/**/*.test.ts', 'src/**/*.test.ts'];
 // Files that replace a module (vi.mock) need a module registry of their own.
-const MOCKING_FILES = ['test/imports/race.test.ts'];
+const MOCKING_FILES = ['test/imports/race.test.ts', 'test/security/enumeration.test.ts'];
 
 export default defineConfig({
   test: {

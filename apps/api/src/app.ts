@@ -14,6 +14,7 @@ import { createDatabase, migrateToLatest } from './db/index.ts';
 import type { DatabaseConfig, DatabaseHandle } from './db/index.ts';
 import { resolveChannelSettings } from './delivery/channel-settings.ts';
 import { hasConnections, MissingSecretsKeyError } from './delivery/connections.ts';
+import { settleAfterAnswer } from './lib/after-response.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { mailPlugin } from './lib/mail.ts';
@@ -199,6 +200,8 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
   app.decorate('metrics', createMetrics());
   app.decorate('deliveryWake', createDeliveryWake());
+  // Work started after an answer ends before the database closes.
+  app.addHook('onClose', async () => settleAfterAnswer(app));
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());
   app.decorate(
     'secretBox',

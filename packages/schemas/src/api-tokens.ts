@@ -73,3 +73,7 @@ export type TCreatedApiToken = z.infer<typeof ZCreatedApiTokenSchema>;
 export const ZApiTokenResponseSchema = dataEnvelope(ZCreatedApiTokenSchema);
 export const ZListApiTokensResponseSchema = dataEnvelope(z.array(ZApiTokenSchema));
 export const ZRevokedApiTokenResponseSchema = dataEnvelope(z.object({ revoked: ZUuidSchema }));
+/** How many live tokens "revoke all" ended. */
+export const ZRevokedAllApiTokensResponseSchema = dataEnvelope(
+  z.object({ revoked: z.number().int().nonnegative() }),
+);

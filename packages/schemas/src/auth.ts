@@ -72,8 +72,20 @@ export const ZTwoFactorTokenRequestSchema = z
   });
 export type TTwoFactorTokenRequest = z.input<typeof ZTwoFactorTokenRequestSchema>;
 
+/**
+ * The refresh token as a browser keeps it (issue 30): an `HttpOnly; Secure; SameSite=Strict`
+ * cookie sent only to the refresh call, so no script of the page can read it. A client asks for it
+ * with REFRESH_COOKIE_HEADER on the calls that answer full tokens; the body then carries an empty
+ * `refresh_token`. The refresh call that uses the cookie must carry CSRF_HEADER.
+ */
+export const REFRESH_COOKIE_NAME = 'ccp_refresh';
+export const REFRESH_COOKIE_PATH = '/api/v1/users/oauth/refresh';
+export const REFRESH_COOKIE_HEADER = 'x-ccp-refresh-cookie';
+export const CSRF_HEADER = 'x-ccp-csrf';
+
+/** `refresh_token` may be left out by a browser whose refresh token is in the cookie. */
 export const ZRefreshRequestSchema = z.object({
-  refresh_token: requiredString(),
+  refresh_token: requiredString().optional(),
   platform: ZPlatformSchema,
 });
 export type TRefreshRequest = z.input<typeof ZRefreshRequestSchema>;

@@ -308,6 +308,7 @@ export const MESSAGES = {
   memberDeactivated: 'The creator is deactivated.',
   memberNotDeactivated: 'The creator is not deactivated.',
   invitationPending: 'There is already a pending invitation for this e-mail.',
+  csrfHeaderMissing: 'This request must come from the CCP app itself.',
   invitationAccepted: 'This invitation has already been accepted: sign in instead.',
   roleInvalid: 'The role must be admin or creator.',
   sessionCurrent: 'This is the session you are using: sign out instead.',

@@ -66,3 +66,21 @@ export const findApiToken = async (
   }
   return { user, uuid, scopes: scopesOf(scopes) };
 };
+
+/**
+ * Revokes every live API token of a user; answers how many. Done on "revoke all", and on the
+ * resets that suggest a compromise: a password reset by e-mail link, an administrator's reset of
+ * the user's 2FA, a deactivation (docs/decisions.md, issue 30).
+ */
+export const revokeAllApiTokens = async (
+  app: { db: Db; clock: Clock },
+  userUuid: string,
+): Promise<number> => {
+  const result = await app.db
+    .updateTable('api_tokens')
+    .set({ revoked_at: app.clock.now().toISOString() })
+    .where('user_uuid', '=', userUuid)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+};

@@ -143,7 +143,7 @@ describe('exports', async () => {
         .where('recipient', '=', user.email)
         .execute();
       expect(mails).toHaveLength(1);
-      const link = `http://localhost:80/exports/${exportId}`;
+      const link = `${app.publicUrl}/exports/${exportId}`;
       expect(mails[0]).toMatchObject({
         company_uuid: company.uuid,
         kind: 'email',
@@ -157,6 +157,25 @@ describe('exports', async () => {
       expect(body.html).toBe(
         `Hello Test,<br><br>your export &quot;Delivery statistics&quot; of the course &quot;Négociation 101&quot; is ready. Download it here: <a href="${link}">${link}</a><br>`,
       );
+    });
+
+    it('links to CCP_PUBLIC_URL whatever Host the request names (issue 30)', async () => {
+      const response = await call(app, {
+        method: 'POST',
+        url: `/api/v1/analytics/courses/${course.uuid}/export-delivery-statistics`,
+        headers: { ...headers, host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      });
+      expect(response.statusCode).toBe(201);
+      const exportId: string = response.json.data.export_id;
+      const mails = await app.db
+        .selectFrom('outbox_messages')
+        .select('body')
+        .where('recipient', '=', user.email)
+        .execute();
+      const texts = mails.map((mail) => (JSON.parse(mail.body) as { text: string }).text);
+      const mine = texts.find((text) => text.includes(exportId));
+      expect(mine).toContain(`Download it here: ${app.publicUrl}/exports/${exportId}`);
+      expect(texts.join('\n')).not.toContain('evil.example/');
     });
 
     it('answers the file through the download call', async () => {

@@ -10,6 +10,7 @@ import {
   totpCode,
 } from '../helper.ts';
 import type { TestApp } from '../helper.ts';
+import { settleAfterAnswer } from '../../src/lib/after-response.ts';
 import { linkTokenIn, mailsTo } from '../fixtures/accounts.ts';
 import {
   bearer,
@@ -30,13 +31,17 @@ beforeAll(async () => {
   app = await buildTestApp({ publicUrl: 'https://ccp.example.test/' });
 });
 
-const forgot = (email: string, ip = nextIp()) =>
-  call(app, {
+/** Asks for a reset link, then waits for the work the answer does not wait for (the mail). */
+const forgot = async (email: string, ip = nextIp()) => {
+  const response = await call(app, {
     method: 'POST',
     url: '/api/v1/users/password/forgot',
     remoteAddress: ip,
     payload: { email },
   });
+  await settleAfterAnswer(app);
+  return response;
+};
 
 const reset = (token: string, password: string, ip = nextIp()) =>
   call(app, {

@@ -1,7 +1,9 @@
 import { API_TOKEN_PREFIX, MESSAGES } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
+import { settleAfterAnswer } from '../../src/lib/after-response.ts';
 import { routeScope } from '../../src/lib/token-scopes.ts';
+import { linkTokenIn } from '../fixtures/accounts.ts';
 import { bearer, login, nextIp, twoFactorToken } from '../fixtures/auth.ts';
 import {
   buildTestApp,
@@ -191,6 +193,61 @@ describe('personal API tokens', async () => {
     });
     expect(revoke.statusCode).toBe(404);
   });
+
+  /** A live courses:read token of the signed-in user: answers whether it still opens a route. */
+  const liveToken = async (headers: Record<string, string>) => {
+    nextStep();
+    const created = await createToken(headers, { name: 'ci', scopes: ['courses:read'] });
+    const token = created.json.data.token as string;
+    return async () =>
+      (await call(app, { method: 'GET', url: '/api/v1/languages', headers: bearer(token) }))
+        .statusCode;
+  };
+
+  it('"revoke all" ends every token of the user at once (issue 30)', async () => {
+    const { headers } = await createSignedInUser(app);
+    const first = await liveToken(headers);
+    const second = await liveToken(headers);
+    expect([await first(), await second()]).toEqual([200, 200]);
+    const revoked = await call(app, { method: 'DELETE', url: '/api/v1/users/me/tokens', headers });
+    expect(revoked.json).toEqual({ data: { revoked: 2 } });
+    expect([await first(), await second()]).toEqual([401, 401]);
+  });
+
+  it('a password reset by e-mail link and an administrator’s 2FA reset revoke the tokens (issue 30)', async () => {
+    const company = await createCompany(app);
+    const admin = await createUser(app, company);
+    const member = await createUser(app, company, { isAdmin: false });
+    const memberHeaders = bearer((await signIn(app, member)).access_token);
+    const byAdmin = await liveToken(memberHeaders);
+    expect(await byAdmin()).toBe(200);
+    const reset2fa = await call(app, {
+      method: 'POST',
+      url: `/api/v1/team/members/${member.uuid}/reset-2fa`,
+      headers: bearer((await signIn(app, admin)).access_token),
+    });
+    expect(reset2fa.statusCode).toBe(200);
+    expect(await byAdmin()).toBe(401);
+
+    const adminHeaders = bearer((await signIn(app, admin)).access_token);
+    const byLink = await liveToken(adminHeaders);
+    await call(app, {
+      method: 'POST',
+      url: '/api/v1/users/password/forgot',
+      remoteAddress: nextIp(),
+      payload: { email: admin.email },
+    });
+    await settleAfterAnswer(app);
+    const token = await linkTokenIn(app, admin.email);
+    const reset = await call(app, {
+      method: 'POST',
+      url: '/api/v1/users/password/reset',
+      remoteAddress: nextIp(),
+      payload: { token, password: 'A-brand-new-passphrase-7' },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(await byLink()).toBe(401);
+  });
 });
 
 describe('sign-in codes used twice', async () => {
@@ -238,6 +295,7 @@ describe('token scopes of every route', async () => {
         "DELETE /api/v1/learners/{uuid}/soft → learners:write",
         "DELETE /api/v1/team/invitations/{uuid} → never",
         "DELETE /api/v1/users/me/sessions/{uuid} → never",
+        "DELETE /api/v1/users/me/tokens → never",
         "DELETE /api/v1/users/me/tokens/{uuid} → never",
         "GET /api/health → never",
         "GET /api/v1/analytics/classrooms/{classroomId}/courses/{courseId}/export → exports:read",

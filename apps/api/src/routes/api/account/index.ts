@@ -38,7 +38,7 @@ import {
 } from '../../../accounts/users-repository.ts';
 import type { UsersTable } from '../../../db/types.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
-import { isSmtpConfigured, sendMail } from '../../../lib/mail.ts';
+import { sendMail } from '../../../lib/mail.ts';
 import { verifyPassword } from '../../../lib/passwords.ts';
 import {
   ACCOUNT_WINDOW_MS,
@@ -48,6 +48,8 @@ import {
   recordFailure,
 } from '../../../lib/rate-limit.ts';
 import { demoteFamilyToFirstStep } from '../../../lib/tokens.ts';
+import { startAfterAnswer } from '../../../lib/after-response.ts';
+import { revokeAllApiTokens } from '../../../lib/api-tokens.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { spendTotpCode, tooManyAttempts } from '../auth/shared.ts';
 import { loadUser } from '../auth/user-resource.ts';
@@ -106,6 +108,26 @@ const passwordFieldError = (password: string, email: string) => {
 };
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** Mails a reset link when an active account has the e-mail; nothing otherwise. */
+  const sendResetLink = async (request: FastifyRequest, email: string) => {
+    const user = await findUserByEmail(app, email);
+    if (!user || user.deactivated_at) return;
+    const token = await createPasswordReset(app, user.uuid, request.ip);
+    const mail = passwordResetMail(
+      localeOf(user.locale),
+      user.first_name,
+      linkUrl(app.publicUrl, LINK_PATHS.reset, token),
+    );
+    await recordAudit(app, {
+      companyUuid: user.company_uuid,
+      actor: null,
+      action: 'password.reset_requested',
+      target: user.email,
+      request,
+    });
+    await sendMail(app, { to: user.email, companyUuid: user.company_uuid, ...mail });
+  };
+
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -134,31 +156,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         throw tooManyAttempts(reply, Math.ceil(ACCOUNT_WINDOW_MS / 1000));
       }
       await recordFailure(app, [client, address]);
-
-      const user = await findUserByEmail(app, email);
-      if (user && !user.deactivated_at) {
-        const token = await createPasswordReset(app, user.uuid, request.ip);
-        const mail = passwordResetMail(
-          localeOf(user.locale),
-          user.first_name,
-          linkUrl(app.publicUrl, LINK_PATHS.reset, token),
-        );
-        await recordAudit(app, {
-          companyUuid: user.company_uuid,
-          actor: null,
-          action: 'password.reset_requested',
-          target: user.email,
-          request,
-        });
-        const sending = sendMail(app, { to: user.email, companyUuid: user.company_uuid, ...mail });
-        // Through SMTP the answer does not wait for the mail server: its delay would tell
-        // which addresses have an account.
-        if (isSmtpConfigured(app)) {
-          sending.catch((error: unknown) => request.log.warn({ err: error }, 'reset mail'));
-        } else {
-          await sending;
-        }
-      }
+      // Answered before the account is looked up: the time of the answer says nothing about it.
+      startAfterAnswer(app, request, 'reset request', () => sendResetLink(request, email));
       return reply.code(202).send({ data: { status: 'sent' as const } });
     },
   );
@@ -171,7 +170,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Set a new password with the link from the reset e-mail',
         description:
-          'token: from the link. The password needs 12 characters or more, may not be the e-mail nor a common password. Every session and every other reset link of the account ends; the next sign-in still asks for the 2FA code. An unknown, used or expired link answers 400 INVALID_LINK.',
+          'token: from the link. The password needs 12 characters or more, may not be the e-mail nor a common password. Every session, API token and other reset link of the account ends; the next sign-in still asks for the 2FA code. An unknown, used or expired link answers 400 INVALID_LINK.',
         security: [],
         body: ZResetPasswordRequestSchema,
         response: { 200: ZResetPasswordResponseSchema },
@@ -193,7 +192,12 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       await setPassword(app, user.uuid, request.body.password);
       const ended = await endSessions(app, user.uuid);
-      await auditSelf(request, user, 'password.reset', { sessions_ended: ended });
+      // A reset by e-mail link may follow a stolen password: the API tokens end too (issue 30).
+      const tokens = await revokeAllApiTokens(app, user.uuid);
+      await auditSelf(request, user, 'password.reset', {
+        sessions_ended: ended,
+        api_tokens_revoked: tokens,
+      });
       return { data: { status: 'password_reset' as const } };
     },
   );

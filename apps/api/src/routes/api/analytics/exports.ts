@@ -51,9 +51,6 @@ const userOf = (request: FastifyRequest): ExportUser => {
   return { uuid: user.uuid, email: user.email, first_name: user.first_name };
 };
 
-// The e-mail links to the web app, which the API serves from the same origin.
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 const classroomCourseParams = z.object({ id: ZUuidSchema, courseId: ZUuidSchema });
 const classroomCourseGetParams = z.object({ classroomId: ZUuidSchema, courseId: ZUuidSchema });
 
@@ -91,7 +88,8 @@ export const analyticsExportRoutes: FastifyPluginAsyncZod = async (app) => {
           type,
           course,
           user,
-          origin: originOf(request),
+          // CCP_PUBLIC_URL, never the request's Host: a client chooses that (issue 30).
+          origin: app.publicUrl,
           language,
         });
         const { export_id, status } = created;

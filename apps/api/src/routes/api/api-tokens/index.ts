@@ -3,12 +3,13 @@ import {
   ZApiTokenResponseSchema,
   ZCreateApiTokenRequestSchema,
   ZListApiTokensResponseSchema,
+  ZRevokedAllApiTokensResponseSchema,
   ZRevokedApiTokenResponseSchema,
   ZUuidParamsSchema,
 } from '@ccp/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-import { newApiToken, serializeApiToken } from '../../../lib/api-tokens.ts';
+import { newApiToken, revokeAllApiTokens, serializeApiToken } from '../../../lib/api-tokens.ts';
 import { notFound } from '../../../lib/app-error.ts';
 import { newUuid } from '../../../lib/ids.ts';
 import { failureKey, lockedFor } from '../../../lib/rate-limit.ts';
@@ -84,6 +85,22 @@ export const apiTokensRoutes: FastifyPluginAsyncZod = async (app) => {
         .execute();
       return { data: rows.map(serializeApiToken) };
     },
+  );
+
+  app.delete(
+    '/api/v1/users/me/tokens',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke all your API tokens: they stop working at once',
+        description:
+          'For a token that may have leaked with no way to tell which. A password reset by e-mail link and an administrator’s reset of your 2FA do the same.',
+        response: { 200: ZRevokedAllApiTokensResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: { revoked: await revokeAllApiTokens(app, authOf(request).user.uuid) },
+    }),
   );
 
   app.delete(

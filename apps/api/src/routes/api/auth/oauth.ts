@@ -1,5 +1,7 @@
 import {
+  CSRF_HEADER,
   MESSAGES,
+  REFRESH_COOKIE_HEADER,
   ZLoginRequestSchema,
   ZLoginResponseSchema,
   ZLogoutResponseSchema,
@@ -10,7 +12,7 @@ import {
 } from '@ccp/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-import { AppError } from '../../../lib/app-error.ts';
+import { AppError, validationError } from '../../../lib/app-error.ts';
 import { recordAudit } from '../../../accounts/audit-log.ts';
 import { remainingRecoveryCodes, spendRecoveryCode } from '../../../accounts/recovery-codes.ts';
 import { startSession } from '../../../accounts/sessions.ts';
@@ -28,6 +30,7 @@ import {
 } from '../../../lib/rate-limit.ts';
 import { issueTokenPair, revokeFamily, rotateRefreshToken } from '../../../lib/tokens.ts';
 import { authOf } from '../../../plugins/auth.ts';
+import { clearRefreshCookie, deliverRefreshToken, refreshTokenOf } from './refresh-cookie.ts';
 import { spendTotpCode, tokenDeps, tooManyAttempts } from './shared.ts';
 import { loadUser } from './user-resource.ts';
 
@@ -174,7 +177,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return {
         data: {
-          ...pair,
+          ...deliverRefreshToken(request, reply, pair, app.authSettings.refreshTtlSeconds),
           is_2fa_enabled: true as const,
           user: await loadUser(app.db, user.uuid),
           ...(remaining === undefined ? {} : { recovery_codes_remaining: remaining }),
@@ -190,16 +193,19 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new pair',
-        description:
-          'Refresh tokens rotate: each works once. Presenting a spent one revokes every token of its sign-in. First-step refresh tokens are refused.',
+        description: `Refresh tokens rotate: each works once. Presenting a spent one revokes every token of its sign-in. First-step refresh tokens are refused. A browser that asked for its refresh token as a cookie (header \`${REFRESH_COOKIE_HEADER}: 1\` on sign-in) leaves \`refresh_token\` out and sends \`${CSRF_HEADER}: 1\` (403 without it); the new one is set as the cookie again.`,
         security: [],
         body: ZRefreshRequestSchema,
         response: { 200: ZTokenResponseSchema },
       },
     },
-    async (request) => {
-      const { pair } = await rotateRefreshToken(tokenDeps(app), request.body.refresh_token, 'full');
-      return { data: pair };
+    async (request, reply) => {
+      const token = refreshTokenOf(request, request.body.refresh_token);
+      if (!token) throw validationError({ refresh_token: [MESSAGES.required] });
+      const { pair } = await rotateRefreshToken(tokenDeps(app), token, 'full');
+      return {
+        data: deliverRefreshToken(request, reply, pair, app.authSettings.refreshTtlSeconds),
+      };
     },
   );
 
@@ -213,8 +219,9 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZLogoutResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await revokeFamily(app, authOf(request).familyUuid);
+      clearRefreshCookie(reply);
       return { data: { status: 'logged_out' as const } };
     },
   );

@@ -18,6 +18,7 @@ import { clearFailures, failureKey, lockedFor, recordFailure } from '../../../li
 import { issueTokenPair, revokeFamily } from '../../../lib/tokens.ts';
 import { matchConsecutiveCodes, newTotpSecret, otpauthUrl } from '../../../lib/totp.ts';
 import { authOf } from '../../../plugins/auth.ts';
+import { deliverRefreshToken } from './refresh-cookie.ts';
 import { tokenDeps, tooManyAttempts } from './shared.ts';
 import { loadUser } from './user-resource.ts';
 
@@ -128,7 +129,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     return {
       data: {
         status: 'confirmed',
-        ...pair,
+        ...deliverRefreshToken(request, reply, pair, app.authSettings.refreshTtlSeconds),
         user: await loadUser(app.db, user.uuid),
         recovery_codes: recoveryCodes,
       },

@@ -39,6 +39,7 @@ import { findUserByEmail, localeOf, resetTwoFactor } from '../../../accounts/use
 import type { Db } from '../../../db/index.ts';
 import type { UsersTable } from '../../../db/types.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
+import { revokeAllApiTokens } from '../../../lib/api-tokens.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { isoNow } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/ids.ts';
@@ -175,12 +176,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         await updateMember(app, admin.company_uuid, member.uuid, { deactivated_at: now });
       }
       await endSessions(app, member.uuid);
-      await app.db
-        .updateTable('api_tokens')
-        .set({ revoked_at: now })
-        .where('user_uuid', '=', member.uuid)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await revokeAllApiTokens(app, member.uuid);
       await recordAudit(app, {
         companyUuid: admin.company_uuid,
         actor: actorOf(admin),
@@ -230,7 +226,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Reset a creator's 2FA: they set it up again at their next sign-in",
         description:
-          'Their recovery codes and sessions end. Recorded in the audit log with who did it.',
+          'Their recovery codes, sessions and API tokens end. Recorded in the audit log with who did it.',
         params: ZUuidParamsSchema,
         response: { 200: ZTeamMemberResponseSchema },
       },
@@ -240,6 +236,9 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const member = await memberOr404(admin.company_uuid, request.params.uuid);
       await resetTwoFactor(app, member.uuid);
       await endSessions(app, member.uuid);
+      // An administrator resets someone's 2FA when a phone is lost or stolen: their API tokens
+      // end with their sessions (issue 30).
+      await revokeAllApiTokens(app, member.uuid);
       await recordAudit(app, {
         companyUuid: admin.company_uuid,
         actor: actorOf(admin),
@@ -270,7 +269,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Invite a creator by e-mail (a single-use link valid 7 days)',
         description:
-          "Answers 402 PLAN_LIMIT_REACHED when creators plus pending invitations would pass the plan's creator-seats; 422 when the e-mail already has an account; 409 when an invitation to it is pending.",
+          "Answers 402 PLAN_LIMIT_REACHED when creators plus pending invitations would pass the plan's creator-seats; 422 when the e-mail is already a creator of this company; 409 when an invitation to it is pending. An e-mail with an account in another company is invited (nothing says it exists); accepting answers 422.",
         body: ZCreateInvitationRequestSchema,
         response: { 201: ZInvitationResponseSchema },
       },
@@ -278,7 +277,11 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const admin = adminOf(request);
       const { email, role } = request.body;
-      if (await findUserByEmail(app, email)) {
+      // Only a member of this company is refused: saying so of another company's account would
+      // tell any administrator which addresses have one (issue 30). Such an invitation is
+      // refused when accepted, to the invitee.
+      const existing = await findUserByEmail(app, email);
+      if (existing && existing.company_uuid === admin.company_uuid) {
         throw validationError({ email: [MESSAGES.emailTaken] });
       }
       const { token, uuid } = await withCompanyLock(app, admin.company_uuid, async (trx) => {
