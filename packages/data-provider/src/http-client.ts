@@ -38,7 +38,8 @@ export type RequestOptions = {
    */
   raw?: { body: BodyInit; contentType: string; length?: number };
   /** `text`: answer the body as text (CSV) instead of parsing JSON. */
-  responseType?: 'json' | 'text';
+  /** `bytes`: the body as it came (a report in its file's own encoding), as a Uint8Array. */
+  responseType?: 'json' | 'text' | 'bytes';
   signal?: AbortSignal;
   /** Called as the body is sent (in a browser: through XMLHttpRequest, see xhrFetch). */
   onUploadProgress?: TUploadProgress;
@@ -284,6 +285,7 @@ export const createHttpClient = ({
     }
     if (!response.ok) throw tell(await errorFromResponse(response), role, options.quiet);
     if (response.status === 204) return undefined as T;
+    if (options.responseType === 'bytes') return new Uint8Array(await response.arrayBuffer()) as T;
     const text = await response.text();
     if (options.responseType === 'text') return text as T;
     return (text ? JSON.parse(text) : undefined) as T;

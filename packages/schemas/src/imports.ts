@@ -53,10 +53,15 @@ export const ZImportJobSchema = z.object({
   updated: z.number().int(),
   skipped: z.number().int(),
   failed: z.number().int(),
+  /** Rows stored with a warning (a landline for WhatsApp), listed in the error report too. */
+  warned: z.number().int(),
   /** processed_rows / total_rows, 0 to 100. */
   progress: z.number(),
   error_summary: z.string().nullable(),
-  /** The CSV of the failed rows (their line, the reasons and the original columns), if any. */
+  /**
+   * The CSV of the failed rows and the rows stored with a warning (their line, the reasons and
+   * the original columns), if any.
+   */
   error_report_url: z.string().nullable(),
   user_uuid: z.string().nullable(),
   created_at: z.string(),

@@ -29,7 +29,10 @@ export const addCounters = (a: Counters, b: Counters): Counters => ({
 /** A batch looked up and sorted into what to write; nothing of it is written yet. */
 export type PlannedBatch = {
   last: PreparedRow;
+  /** Rows that failed, and rows stored with a warning, in file order: the report's lines. */
   failures: ErrorRow[];
+  /** How many of `failures` were stored with a warning. */
+  warned: number;
   /** Rows no learner matched, each with a new uuid. */
   creates: LearnerWrite[];
   /** Rows matched by e-mail, with the learner's uuid. */
@@ -52,9 +55,15 @@ export const planBatch = async (
 ): Promise<PlannedBatch> => {
   const failures: ErrorRow[] = [];
   const valid: { learner: TLearnerInput; key: string }[] = [];
+  let warned = 0;
   for (const row of batch) {
-    if (row.ok) valid.push({ learner: row.learner, key: row.key });
-    else failures.push({ line: row.line, reasons: row.reasons, cells: row.cells });
+    if (row.ok) {
+      valid.push({ learner: row.learner, key: row.key });
+      if (row.warned) {
+        warned += 1;
+        failures.push({ line: row.line, ...row.warned });
+      }
+    } else failures.push({ line: row.line, reasons: row.reasons, cells: row.cells });
   }
   const existing = await findExisting(
     db,
@@ -65,6 +74,7 @@ export const planBatch = async (
   const planned: PlannedBatch = {
     last: batch[batch.length - 1]!,
     failures,
+    warned,
     creates: [],
     emailUpdates: [],
     phoneUpdates: [],
@@ -74,7 +84,7 @@ export const planBatch = async (
       created: 0,
       updated: 0,
       skipped: 0,
-      failed: failures.length,
+      failed: failures.length - warned,
     },
     added: 0,
   };

@@ -105,6 +105,8 @@ const commitPlannedBatch = async (
     planLimit: number | null;
     report: Awaited<ReturnType<typeof openErrorReport>>;
     counters: Counters;
+    /** Rows stored with a warning up to the previous batch; counted on after each commit. */
+    warned: { count: number };
   },
   planned: PlannedBatch,
 ): Promise<Counters> => {
@@ -131,6 +133,7 @@ const commitPlannedBatch = async (
     row: planned.last.row,
     line: planned.last.line,
     error_bytes: errorBytes,
+    warned: step.warned.count + planned.warned,
   };
   const now = isoNow(app.clock);
   const commitAs = (mode: WriteMode) =>
@@ -202,6 +205,7 @@ const runImport = async (context: JobContext) => {
   await checkTargetList(app.db, target.companyUuid, options);
   // The upload checked the plan against the whole file; this catches learners added since.
   const planLimit = options.dry_run ? null : await learnersLimitOf(app.db, target.companyUuid);
+  const warned = { count: checkpoint.warned ?? 0 };
   let counters: Counters = {
     processed_rows: job.processed_rows,
     created: job.created,
@@ -246,8 +250,9 @@ const runImport = async (context: JobContext) => {
       signal,
       (batch) => planBatch(app.db, target.dialect, target.companyUuid, batch),
       async (planned) => {
-        const step = { options, target, planLimit, report, counters };
+        const step = { options, target, planLimit, report, counters, warned };
         counters = await commitPlannedBatch(context, step, planned);
+        warned.count += planned.warned;
         collect(planned.delta.processed_rows);
         // Let requests in between batches (SQLite work is synchronous).
         await yieldToEventLoop();

@@ -51,8 +51,16 @@ export const importRowOptions = (
   defaultLocale: options.default_locale,
 });
 
-/** The last data row committed, its line, and the error report's committed size. */
-export type LearnersImportCheckpoint = { row: number; line: number; error_bytes: number };
+/**
+ * The last data row committed, its line, the error report's committed size, and the rows stored
+ * with a warning so far (in the report too; absent on older jobs).
+ */
+export type LearnersImportCheckpoint = {
+  row: number;
+  line: number;
+  error_bytes: number;
+  warned?: number;
+};
 
 export const parseImportOptions = (text: string): LearnersImportOptions =>
   JSON.parse(text) as LearnersImportOptions;
@@ -74,6 +82,7 @@ const oneOf = <T extends string>(values: readonly T[], value: string, fallback: 
 /** The job as the API returns it, its error summary in `lang`. */
 export const serializeImportJob = (job: JobsTable, lang: TLocale = 'en'): TImportJob => {
   const options = parseImportOptions(job.options);
+  const warned = parseImportCheckpoint(job.checkpoint).warned ?? 0;
   const progress =
     job.total_rows > 0
       ? Math.min(100, Math.round((job.processed_rows / job.total_rows) * 1000) / 10)
@@ -92,10 +101,13 @@ export const serializeImportJob = (job: JobsTable, lang: TLocale = 'en'): TImpor
     updated: job.updated,
     skipped: job.skipped,
     failed: job.failed,
+    warned,
     progress,
     error_summary: job.error_summary === null ? null : localizeMessage(job.error_summary, lang),
     error_report_url:
-      job.failed > 0 && job.error_report_path ? `${importJobUrl(job.uuid)}/errors` : null,
+      (job.failed > 0 || warned > 0) && job.error_report_path
+        ? `${importJobUrl(job.uuid)}/errors`
+        : null,
     user_uuid: job.user_uuid,
     created_at: job.created_at,
     started_at: job.started_at,

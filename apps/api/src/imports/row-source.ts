@@ -24,7 +24,15 @@ export type RowSourceParams = {
 };
 
 export type PreparedRow =
-  | { row: number; line: number; ok: true; learner: TLearnerInput; key: string }
+  | {
+      row: number;
+      line: number;
+      ok: true;
+      learner: TLearnerInput;
+      key: string;
+      /** Stored, but a channel may not use it (a landline for WhatsApp): reported with its cells. */
+      warned?: { reasons: string[]; cells: string[] };
+    }
   | { row: number; line: number; ok: false; reasons: string[]; cells: string[] };
 
 /** Batches of validated data rows after the checkpoint, in file order. */
@@ -54,7 +62,14 @@ export async function* preparedBatches(params: RowSourceParams): AsyncGenerator<
     const check = checkRow(cells, columns, headerLength, firstLine, rowOptions);
     batch.push(
       check.ok
-        ? { row, line, ok: true, learner: check.learner, key: check.key }
+        ? {
+            row,
+            line,
+            ok: true,
+            learner: check.learner,
+            key: check.key,
+            ...(check.warnings.length > 0 ? { warned: { reasons: check.warnings, cells } } : {}),
+          }
         : { row, line, ok: false, reasons: check.reasons, cells },
     );
     if (batch.length >= batchSize) {

@@ -146,7 +146,8 @@ describe('real exports: phones (issue 26)', async () => {
       default_channels: 'whatsapp,slack',
       default_locale: 'en',
     });
-    expect(job).toMatchObject({ status: 'completed', created: 3, failed: 1 });
+    // Luca's landline is stored for his WhatsApp with a warning: counted and in the report.
+    expect(job).toMatchObject({ status: 'completed', created: 3, failed: 1, warned: 1 });
     expect(await storedLearners(app, company.uuid)).toEqual([
       {
         first_name: 'Anna',
@@ -179,6 +180,9 @@ describe('real exports: phones (issue 26)', async () => {
     // 087 555 0199 is an Irish mobile and an Italian landline: reported, never stored as +39.
     expect((await reportOf(app, headers, job)).toString('utf8')).toContain(
       '3,"phone: The phone 087 555 0199 can be read as +39 0875 550199 (IT) · +353 87 555 0199 (IE). Choose the country of national numbers (or map a country column), or write the number with its international prefix.",Seán,,Ó Briain,',
+    );
+    expect((await reportOf(app, headers, job)).toString('utf8')).toContain(
+      '6,"phone: The phone +390212345678 is a landline: WhatsApp needs a mobile number. Add the learner\'s mobile, or choose other channels.",Luca,,Neri,',
     );
   });
 

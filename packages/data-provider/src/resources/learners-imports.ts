@@ -26,13 +26,16 @@ export const learnersImportsResource: ResourceHandlers = {
     );
     return paginatedResult('learners-imports', body);
   },
-  /** The job; with `meta.part: 'errors'`, its error report as `{ uuid, csv }`. */
+  /**
+   * The job; with `meta.part: 'errors'`, its error report as `{ uuid, csv }`, `csv` the bytes as
+   * the server sent them (the report is in its file's encoding: UTF-8, UTF-16 or Windows-1252).
+   */
   getOne: async (id, context) =>
     context.meta.part === 'errors'
       ? {
           uuid: id,
-          csv: await context.client.get<string>(`${IMPORTS_PATH}/${segment(id)}/errors`, {
-            responseType: 'text',
+          csv: await context.client.get<Uint8Array>(`${IMPORTS_PATH}/${segment(id)}/errors`, {
+            responseType: 'bytes',
             signal: context.signal,
           }),
         }
@@ -105,6 +108,6 @@ export const uploadLearnersImport = async (
     .data;
 };
 
-/** The error report of an import: CSV text (the header only when no row failed). */
-export const learnersImportErrors = (client: HttpClient, uuid: string): Promise<string> =>
-  client.get<string>(`${IMPORTS_PATH}/${segment(uuid)}/errors`, { responseType: 'text' });
+/** The error report of an import: its bytes, in the encoding of the imported file (header only when no row failed). */
+export const learnersImportErrors = (client: HttpClient, uuid: string): Promise<Uint8Array> =>
+  client.get<Uint8Array>(`${IMPORTS_PATH}/${segment(uuid)}/errors`, { responseType: 'bytes' });

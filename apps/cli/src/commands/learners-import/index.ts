@@ -303,7 +303,7 @@ const getJob = async (session: CliSession, uuid: string): Promise<TImportJob> =>
   (await session.client.get<{ data: TImportJob }>(jobPath(uuid))).data;
 
 const describeCounts = (job: TImportJob) =>
-  `${formatCount(job.created)} created, ${formatCount(job.updated)} updated, ${formatCount(job.skipped)} unchanged, ${formatCount(job.failed)} failed`;
+  `${formatCount(job.created)} created, ${formatCount(job.updated)} updated, ${formatCount(job.skipped)} unchanged, ${formatCount(job.failed)} failed${job.warned > 0 ? ` (${formatCount(job.warned)} stored with a warning, in the error report)` : ''}`;
 
 /**
  * Polls the job until it ends: quickly at first (a small file is done in a blink), then four times

@@ -45,13 +45,14 @@ export const JobProgress = ({ jobUuid, onAnother }: Props) => {
   }
   const finished = FINISHED_JOB_STATUSES.includes(job.status);
   const downloadErrors = async () => {
-    const report = await dataProvider('default').getOne<{ csv: string }>({
+    const report = await dataProvider('default').getOne<{ csv: Uint8Array<ArrayBuffer> }>({
       resource: 'learners-imports',
       id: job.uuid,
       meta: { part: 'errors' },
     });
     saveFile(
-      new Blob([report.data.csv], { type: 'text/csv;charset=utf-8' }),
+      // The bytes as sent: the report is in the encoding of the file it came from.
+      new Blob([report.data.csv], { type: 'text/csv' }),
       job.file_name.replace(/\.[^.]+$/, '') + '-errors.csv',
     );
   };
@@ -71,6 +72,9 @@ export const JobProgress = ({ jobUuid, onAnother }: Props) => {
       <Statistic title={t('learnersImport.job.updated')} value={formatNumber(job.updated)} />
       <Statistic title={t('learnersImport.job.skipped')} value={formatNumber(job.skipped)} />
       <Statistic title={t('learnersImport.job.failed')} value={formatNumber(job.failed)} />
+      {job.warned > 0 ? (
+        <Statistic title={t('learnersImport.job.warned')} value={formatNumber(job.warned)} />
+      ) : null}
     </div>
   );
   const actions = (
@@ -121,7 +125,7 @@ export const JobProgress = ({ jobUuid, onAnother }: Props) => {
 
   const status =
     job.status === 'completed'
-      ? job.failed > 0
+      ? job.failed > 0 || job.warned > 0
         ? 'warning'
         : 'success'
       : job.status === 'canceled'
