@@ -210,6 +210,18 @@ test('a second language waits for the primary one, stops new days, and the publi
     page.getByText('Days cannot be added once the course has a second language.'),
   ).toBeVisible();
   await expect(wizard.marker(2, 'it')).toHaveAttribute('data-state', 'empty');
+  // The Italian day starts with the English structure, texts left to write (issue 27 item 5).
+  await expect(wizard.answer(2)).toHaveValue('');
+  await expect(wizard.lessonForm.getByRole('checkbox', { name: 'Correct' })).toHaveCount(2);
+  await expect(wizard.lessonForm.getByRole('checkbox', { name: 'Correct' }).first()).toBeChecked();
+  // This server has no AI provider: the translate button says so instead of failing with a text
+  // for a server operator (issue 27 item 8).
+  await expect(page.getByRole('button', { name: /^Translate/ })).toBeDisabled();
+  await expect(
+    page.getByText('Translating by AI needs an AI provider, and none is connected yet.', {
+      exact: false,
+    }),
+  ).toBeVisible();
   await wizard.fillLesson(lessonOf(1, 'Italiano'));
   await expect(wizard.marker(1, 'it')).toHaveAttribute('data-state', 'valid');
   await wizard.next();

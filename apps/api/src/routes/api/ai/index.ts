@@ -65,6 +65,9 @@ import {
 
 const TAGS = ['ai'];
 const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+// The creator is told an administrator can connect a provider; how is for the server's log.
+const OPERATOR_AI_HINT =
+  'No AI provider is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible service).';
 
 export type AiRoutesOptions = {
   /** The provider settings (OPENAI_*); without an API key documents are turned offline. */
@@ -202,6 +205,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
           lessonsUsed + fields.number_of_lessons,
         );
         if (!isDocumentType(upload.type) && !provider) {
+          request.log.warn(OPERATOR_AI_HINT);
           throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
         }
         const uuid = newUuid();
@@ -338,7 +342,10 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       ) {
         throw validationError({ target_language: [MESSAGES.translationExists] });
       }
-      if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiNotConfigured);
+      if (!provider) {
+        request.log.warn(OPERATOR_AI_HINT);
+        throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiNotConfigured);
+      }
       const now = app.clock.now();
       const used = await usageOf(app.db, companyUuid, 'a-i-translator', now);
       await assertWithinPlan(app.db, companyUuid, 'a-i-translator', used + 1);
