@@ -117,7 +117,7 @@ export const MESSAGES = {
   courseNotArchived: 'The course is not archived.',
   courseNotPaused: 'Only a paused course can be resumed.',
   courseNotCancelable: 'Only a scheduled, active or paused course can be canceled.',
-  learnerActiveInCourse: 'The learner is active in a course and cannot be archived.',
+  learnerActiveInCourse: 'The learner is taking “{{course}}” and cannot be archived.',
   learnerAlreadyArchived: 'The learner is already archived.',
   learnerNotArchived: 'The learner is not archived.',
   learnerUnknown: 'The selected learner is invalid.',
