@@ -158,7 +158,9 @@ export const ContentStep = () => {
       ? t('courses.wizard.content.noDaysWithLanguages')
       : snapshot.days >= 30
         ? t('courses.wizard.content.maxDays')
-        : null;
+        : store.state(snapshot.days, primary) === 'empty'
+          ? t('courses.wizard.content.writeDayFirst', { day: snapshot.days })
+          : null;
   const otherLanguages = LOCALES.filter(
     (code) => !snapshot.languages.some((entry) => entry.short_name === code),
   );
