@@ -25,12 +25,6 @@ export type TAiAssessmentChoice = (typeof AI_ASSESSMENT_TYPES)[number];
 export const AI_GENERATORS = ['openai', 'offline'] as const;
 export type TAiGenerator = (typeof AI_GENERATORS)[number];
 
-/** The category an imported draft gets, so a creator sees how it was made. */
-export const AI_DRAFT_CATEGORY = {
-  openai: 'ai-draft',
-  offline: 'offline-draft',
-} as const satisfies Record<TAiGenerator, string>;
-
 /** The most text `POST /courses/helpers/lessons` takes. */
 export const AI_CONTENT_MAX = 20_000;
 

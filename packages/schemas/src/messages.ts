@@ -117,7 +117,7 @@ export const MESSAGES = {
   courseNotArchived: 'The course is not archived.',
   courseNotPaused: 'Only a paused course can be resumed.',
   courseNotCancelable: 'Only a scheduled, active or paused course can be canceled.',
-  learnerActiveInCourse: 'The learner is active in a course and cannot be archived.',
+  learnerActiveInCourse: 'The learner is taking “{{course}}” and cannot be archived.',
   learnerAlreadyArchived: 'The learner is already archived.',
   learnerNotArchived: 'The learner is not archived.',
   learnerUnknown: 'The selected learner is invalid.',
@@ -236,13 +236,13 @@ export const MESSAGES = {
     'The file could not be read: it is damaged, protected, or not the type its name says.',
   aiFileNoText: 'No text could be found in the file.',
   aiNotConfigured:
-    'No AI provider is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible service) on the server.',
+    'This needs an AI provider, and none is connected yet. Your administrator can connect one.',
   aiTranscriptionNotConfigured:
-    'Video and audio files need a transcription service: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible service) on the server, or upload a txt, docx, pptx or pdf document.',
+    'Video and audio files need an AI provider, and none is connected yet: upload a txt, docx, pptx or pdf document, or ask your administrator to connect one.',
   aiProviderFailed: 'The AI service failed to answer. Please try again later.',
   aiProviderTimeout: 'The AI service did not answer in time. Please try again later.',
   aiProviderRefused:
-    'The AI service refused the request (HTTP {{status}}). Check OPENAI_API_KEY, OPENAI_BASE_URL and the model names.',
+    'The AI service refused the request (HTTP {{status}}). Your administrator can check its connection.',
   aiInvalidResponse: 'The AI service returned an answer that could not be used. Please try again.',
   translationServerError:
     'Translation failed: the AI service answered with a server error. Please try again later.',

@@ -1,10 +1,4 @@
-import {
-  AI_DRAFT_CATEGORY,
-  MESSAGES,
-  aiAssessmentTypesOf,
-  publishCheck,
-  toPublishCourse,
-} from '@ccp/schemas';
+import { MESSAGES, aiAssessmentTypesOf, publishCheck, toPublishCourse } from '@ccp/schemas';
 import type {
   TAiCourseResult,
   TAiGenerator,
@@ -191,12 +185,11 @@ export const storeDraft = async (
     uuid: string;
     input: TAiImportInput;
     lessons: TLesson[];
-    generator: TAiGenerator;
     now: string;
     dialect: Dialect;
   },
 ) => {
-  const { uuid, input, lessons, generator, now } = draft;
+  const { uuid, input, lessons, now } = draft;
   const { fields } = input;
   await lockCompany(trx, draft.dialect, input.companyUuid);
   await assertAiImportWithinPlan(trx, input.companyUuid, {
@@ -213,7 +206,8 @@ export const storeDraft = async (
       name: fields.name,
       description: fields.description,
       image_path: null,
-      category: AI_DRAFT_CATEGORY[generator],
+      // No internal label: how the draft was made is the job's `generator`, not a category.
+      category: null,
       distribution: null,
       creator_uuid: input.userUuid,
     },
@@ -256,14 +250,7 @@ export const importCourse = async (
   const courseUuid = newUuid();
   const now = deps.clock.now().toISOString();
   await steps.store({ courseUuid, lessons: lessons.length, warnings }, (trx) =>
-    storeDraft(trx, {
-      uuid: courseUuid,
-      input,
-      lessons,
-      generator: runtime.generator,
-      now,
-      dialect: deps.dialect,
-    }),
+    storeDraft(trx, { uuid: courseUuid, input, lessons, now, dialect: deps.dialect }),
   );
   return courseUuid;
 };

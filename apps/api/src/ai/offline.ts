@@ -41,6 +41,8 @@ type TAssessmentTexts = {
   cloze: (sentence: string) => string;
   correct: (original: string) => string;
   wrong: (original: string) => string;
+  /** The standard thank-you after an answer, as the wizard pre-fills it. */
+  thankYou: string;
 };
 
 /** The words of the generated assessments, in the course language (`server.ai.*`). */
@@ -52,6 +54,7 @@ const textsFor = (lang: TLocale): TAssessmentTexts => ({
   cloze: (sentence) => t(lang, 'server.ai.cloze', { sentence }),
   correct: (original) => t(lang, 'server.ai.correct', { original }),
   wrong: (original) => t(lang, 'server.ai.wrong', { original }),
+  thankYou: t(lang, 'validation.answerResponseDefault'),
 });
 
 const TEXTS: Record<TLocale, TAssessmentTexts> = {
@@ -61,7 +64,8 @@ const TEXTS: Record<TLocale, TAssessmentTexts> = {
 };
 
 const INTRO_TARGET = 300;
-const WORDS_PER_MINUTE = 150;
+// Issue 27: a creator expects about 200 words a minute, over all the learner reads.
+const WORDS_PER_MINUTE = 200;
 
 /** A part of the text; `continues` is the heading of the section a headless part is the rest of. */
 type TUnit = { heading: string | null; blocks: TBlock[]; continues?: string | null };
@@ -556,7 +560,8 @@ export const buildAssessment = (
         : type === 'multiple_choice'
           ? multipleChoiceFrom(source)
           : null;
-    if (built) return built;
+    // Every generated question ends with the standard thank-you, in the course language.
+    if (built) return { ...built, thank_you_message: TEXTS[source.language].thankYou };
   }
   return null;
 };
@@ -568,15 +573,21 @@ export const typeOrderFor = (
 ): TAssessmentType[] =>
   allowed.length > 1 && day % 2 === 0 ? [...allowed].reverse() : [...allowed];
 
-/** Reading time of a lesson: about 150 words a minute, plus one for its assessment. */
-export const learningMinutesFor = (text: string, hasAssessment: boolean): number =>
-  Math.min(
+/**
+ * Reading time of a lesson: everything the learner reads (intro, content, question and answers)
+ * at about 200 words a minute, rounded up, within §5's 1 to 300.
+ */
+export const learningMinutesFor = (text: string, assessment: TAssessment | null): number => {
+  const read = [
+    text,
+    assessment?.question ?? '',
+    ...(assessment?.answers.map((answer) => answer.text) ?? []),
+  ].join(' ');
+  return Math.min(
     LEARNING_MINUTES.max,
-    Math.max(
-      LEARNING_MINUTES.min,
-      Math.ceil(wordCount(text) / WORDS_PER_MINUTE) + (hasAssessment ? 1 : 0),
-    ),
+    Math.max(LEARNING_MINUTES.min, Math.ceil(wordCount(read) / WORDS_PER_MINUTE)),
   );
+};
 
 // --- Lessons ----------------------------------------------------------------------------------
 
@@ -694,7 +705,7 @@ export const generateOfflineLessons = (
       title: draft.title,
       topic_intro: draft.intro,
       topic_content: draft.content,
-      learning_minutes: learningMinutesFor(draft.visible, assessment !== null),
+      learning_minutes: learningMinutesFor(`${draft.intro} ${draft.visible}`, assessment),
       media: null,
       assessment,
     });

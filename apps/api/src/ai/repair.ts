@@ -125,10 +125,10 @@ export type TRepairedLesson = {
   missing: boolean;
 };
 
-const minutesOf = (value: unknown, text: string, hasAssessment: boolean): number => {
+const minutesOf = (value: unknown, text: string, assessment: TAssessment | null): number => {
   const number = typeof value === 'string' ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isFinite(number)) {
-    return learningMinutesFor(text, hasAssessment);
+    return learningMinutesFor(text, assessment);
   }
   return Math.min(LEARNING_MINUTES.max, Math.max(LEARNING_MINUTES.min, Math.round(number)));
 };
@@ -169,7 +169,7 @@ export const repairLesson = (raw: unknown, context: TRepairContext): TRepairedLe
     title,
     topic_intro: intro || introFrom(sentences),
     topic_content: html,
-    learning_minutes: minutesOf(raw.learning_minutes, visible, assessment !== null),
+    learning_minutes: minutesOf(raw.learning_minutes, `${intro} ${visible}`, assessment),
     media: null,
     assessment,
   };

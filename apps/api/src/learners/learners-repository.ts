@@ -122,9 +122,10 @@ export const isUniqueViolation = (error: unknown): boolean => {
 
 /**
  * Spec §4: "A learner currently active in a course cannot be archived." Active means a
- * non-archived course in status 'active' that has one of the learner's lists.
+ * non-archived course in status 'active' that has one of the learner's lists. Answers that
+ * course's name (the first by name), so the refusal can say which, or null.
  */
-export const isActiveInCourse = async (db: Db, learnerUuid: string): Promise<boolean> => {
+export const activeCourseOf = async (db: Db, learnerUuid: string): Promise<string | null> => {
   const row = await db
     .selectFrom('learners_list_members as m')
     .innerJoin('course_learners_lists as cl', 'cl.list_uuid', 'm.list_uuid')
@@ -132,9 +133,10 @@ export const isActiveInCourse = async (db: Db, learnerUuid: string): Promise<boo
     .where('m.learner_uuid', '=', learnerUuid)
     .where('c.status', '=', 'active')
     .where('c.deleted_at', 'is', null)
-    .select('c.uuid')
+    .select('c.name')
+    .orderBy('c.name')
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.name ?? null;
 };
 
 /** Learners counted against the plan: the company's non-archived ones. */

@@ -193,7 +193,7 @@ describe('the AI writing helpers, with a provider', async () => {
     expect(fake.chats()).toHaveLength(2);
   });
 
-  it('answers 502 naming the settings when the provider refuses the key', async () => {
+  it('answers 502 pointing the creator to the administrator when the provider refuses the key', async () => {
     fake.onChat(() => ({ status: 401 }));
     const response = await call(app, {
       method: 'POST',
@@ -203,7 +203,7 @@ describe('the AI writing helpers, with a provider', async () => {
     });
     expect(response.statusCode).toBe(502);
     expect(response.json.error.message).toBe(
-      'The AI service refused the request (HTTP 401). Check OPENAI_API_KEY, OPENAI_BASE_URL and the model names.',
+      'The AI service refused the request (HTTP 401). Your administrator can check its connection.',
     );
   });
 

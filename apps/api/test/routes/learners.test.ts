@@ -1111,7 +1111,7 @@ describe('learners API', async () => {
       expect(await rowOf(learner.uuid)).toMatchObject({ deleted_at: now, active: 0 });
     });
 
-    it('refuses while the learner is in a list of an active course', async () => {
+    it('refuses while the learner is in a list of an active course, naming the course', async () => {
       const { headers, company } = await createSignedInUser(app);
       const learner = await insertLearner(app, company.uuid);
       const list = await insertList(app, company.uuid, 'Cohort', [learner.uuid]);
@@ -1122,13 +1122,22 @@ describe('learners API', async () => {
         headers,
       });
       expect(response.statusCode).toBe(422);
+      // Which course, so the creator knows where to look (issue 27 item 10).
       expect(response.json).toEqual({
         error: {
           status: 422,
           code: 'VALIDATION_FAILED',
-          message: 'The learner is active in a course and cannot be archived.',
+          message: 'The learner is taking “Onboarding basics” and cannot be archived.',
         },
       });
+      const italian = await call(app, {
+        method: 'DELETE',
+        url: `/api/v1/learners/${learner.uuid}/soft`,
+        headers: { ...headers, 'accept-language': 'it' },
+      });
+      expect(italian.json.error.message).toBe(
+        'Il discente sta seguendo «Onboarding basics» e non può essere archiviato.',
+      );
       expect(await rowOf(learner.uuid)).toMatchObject({ deleted_at: null, active: 1 });
     });
 

@@ -40,6 +40,9 @@ test('a course built from scratch through the four steps is scheduled and on the
   await expect(wizard.step('Delivery')).toHaveClass(/ant-steps-item-disabled/);
   await wizard.fillIntro(name, 'Two days on handling the objections of customers.');
 
+  // An empty day 1 cannot be followed by a day 2 (issue 27 item 10).
+  await expect(page.getByRole('button', { name: 'Add a day' })).toBeDisabled();
+  await expect(page.getByText('Write day 1 before adding another day.')).toBeVisible();
   await wizard.fillLesson(lessonOf(1));
   await expect(wizard.marker(1, 'en')).toHaveAttribute('data-state', 'valid');
   // Delivery opens only once the content is complete.
@@ -210,6 +213,20 @@ test('a second language waits for the primary one, stops new days, and the publi
     page.getByText('Days cannot be added once the course has a second language.'),
   ).toBeVisible();
   await expect(wizard.marker(2, 'it')).toHaveAttribute('data-state', 'empty');
+  // A day not written in Italian yet goes by its English title, not "No title yet".
+  await expect(wizard.dayList.locator('li').nth(1)).toContainText(lessonOf(2).title);
+  // The Italian day starts with the English structure, texts left to write (issue 27 item 5).
+  await expect(wizard.answer(2)).toHaveValue('');
+  await expect(wizard.lessonForm.getByRole('checkbox', { name: 'Correct' })).toHaveCount(2);
+  await expect(wizard.lessonForm.getByRole('checkbox', { name: 'Correct' }).first()).toBeChecked();
+  // This server has no AI provider: the translate button says so instead of failing with a text
+  // for a server operator (issue 27 item 8).
+  await expect(page.getByRole('button', { name: /Translate with AI from English/ })).toBeDisabled();
+  await expect(
+    page.getByText('Translating by AI needs an AI provider, and none is connected yet.', {
+      exact: false,
+    }),
+  ).toBeVisible();
   await wizard.fillLesson(lessonOf(1, 'Italiano'));
   await expect(wizard.marker(1, 'it')).toHaveAttribute('data-state', 'valid');
   await wizard.next();

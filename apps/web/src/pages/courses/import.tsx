@@ -11,8 +11,8 @@ import {
   UPLOAD_MAX_BYTES,
   ZAiImportFieldsSchema,
 } from '@ccp/schemas';
-import type { TAiGenerator, TAiImportFields, TAiImportJob } from '@ccp/schemas';
-import { useCreate, useCustom } from '@refinedev/core';
+import type { TAiImportFields, TAiImportJob } from '@ccp/schemas';
+import { useCreate } from '@refinedev/core';
 import { Alert, Button, Card, Form, Input, InputNumber, Progress, Select } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +25,7 @@ import { formatNumber } from '../../lib/format.ts';
 import { describeMessage } from '../../lib/messages.ts';
 import { isLeftToCaller, reportFailure } from '../../lib/report-failure.ts';
 import { translateMessage } from '../../lib/translate-message.ts';
+import { useAiGenerator } from '../../lib/use-ai-generator.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { schemaField } from '../../lib/zod-form.ts';
 import { AiImportJob } from './components/ai-import-job.tsx';
@@ -101,14 +102,7 @@ export const CourseImport = () => {
   const [started, setStarted] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   const { mutateAsync: upload } = useCreate<TAiImportJob>();
-  const { query: promptsQuery } = useCustom<unknown[]>({
-    url: '/api/v1/courses/helpers/prompts',
-    method: 'get',
-    queryOptions: { staleTime: Infinity },
-  });
-  const generator = (promptsQuery.data as { meta?: { generator?: TAiGenerator } } | undefined)?.meta
-    ?.generator;
-  const offline = generator === 'offline';
+  const offline = useAiGenerator() === 'offline';
 
   const translate = useMemo(
     () => (text: string) => translateMessage(describeMessage(text), t),

@@ -80,6 +80,9 @@ type TTranslation = {
   now: Date;
 };
 const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+// The creator is told an administrator can connect a provider; how is for the server's log.
+const OPERATOR_AI_HINT =
+  'No AI provider is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible service).';
 
 export type AiRoutesOptions = {
   /** The provider settings (OPENAI_*); without an API key documents are turned offline. */
@@ -104,7 +107,7 @@ const fieldErrorsOf = (error: z.ZodError): TFieldErrors => {
 const describeImport = [
   'multipart/form-data: `name`, `description` (the course intro), `language` (en, it or de; the language the lessons are written in; default en), `number_of_lessons` (1 to 30), `assessment_type` (random, true_false or multiple_option; default random), `model` (gpt-3.5 or gpt-4; default gpt-3.5) and `file`.',
   `The file is one of ${AI_IMPORT_TYPES.join(', ')}, at most 700 MB ("File is too large. Max size: 700 MB."). Text is read from txt, docx, pptx and pdf; video and audio are transcribed by the provider.`,
-  'With an AI provider configured (OPENAI_API_KEY) the provider writes the lessons; without one, documents are turned into an offline draft (category `offline-draft`, `generator: "offline"`) and video or audio answer 503.',
+  'With an AI provider configured (OPENAI_API_KEY) the provider writes the lessons; without one, documents are turned into an offline draft (`generator: "offline"`; imported drafts get no category) and video or audio answer 503.',
   'The upload is checked (fields, type, size, the bytes against the type, the plan) and answers 202 with the queued job `{data: {uuid, status, phase, progress, …}}`; the job reads the file, writes the lessons and stores a draft course. Follow it with `GET …/courses/import/{jobUuid}`: once `completed` it names `course_uuid`, with `problems` (what must be fixed in the lessons before publishing, spec §5) and `warnings` (what was left out); a file without text, an unusable AI answer or a plan used up meanwhile end it `failed` with `error_summary`. Counts one `a-i-transformer` use (402 when the plan has none left this month) and the new lesson days against `lessons`, when the draft is stored.',
 ].join('\n\n');
 
@@ -210,6 +213,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
         const upload = form.file;
 
         if (!isDocumentType(upload.type) && !provider) {
+          request.log.warn(OPERATOR_AI_HINT);
           throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiTranscriptionNotConfigured);
         }
         const uuid = newUuid();
@@ -352,7 +356,10 @@ export const aiRoutes: FastifyPluginAsyncZod<AiRoutesOptions> = async (app, opti
       ) {
         throw validationError({ target_language: [MESSAGES.translationExists] });
       }
-      if (!provider) throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiNotConfigured);
+      if (!provider) {
+        request.log.warn(OPERATOR_AI_HINT);
+        throw new AppError('AI_NOT_CONFIGURED', MESSAGES.aiNotConfigured);
+      }
       const now = app.clock.now();
       const use = await reserveAiUse(app, companyUuid, 'a-i-translator', now);
       try {

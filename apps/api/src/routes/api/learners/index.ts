@@ -12,6 +12,7 @@ import {
   ZUpdateLearnerRequestSchema,
   ZUuidSchema,
   dataEnvelope,
+  fillMessage,
 } from '@ccp/schemas';
 import type { TFieldErrors, TLearnerInput } from '@ccp/schemas';
 import type { FastifyRequest } from 'fastify';
@@ -35,7 +36,7 @@ import {
   deleteLearner,
   findLearner,
   insertLearner,
-  isActiveInCourse,
+  activeCourseOf,
   isUniqueViolation,
   learnerRow,
   setLearnerArchived,
@@ -259,8 +260,12 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (row.deleted_at !== null) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.learnerAlreadyArchived);
       }
-      if (await isActiveInCourse(app.db, row.uuid)) {
-        throw new AppError('VALIDATION_FAILED', MESSAGES.learnerActiveInCourse);
+      const course = await activeCourseOf(app.db, row.uuid);
+      if (course !== null) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          fillMessage(MESSAGES.learnerActiveInCourse, { course }),
+        );
       }
       const changes = await setLearnerArchived(app.db, row, true, isoNow(app.clock));
       return { data: await serializeLearner(app.db, { ...row, ...changes }) };

@@ -14,6 +14,7 @@ import { useClassroomMeta } from '../../../components/layout/classroom-context.t
 import { LANGUAGE_NAMES } from '../../../config.ts';
 import { textsIn } from '../../../i18n.ts';
 import { describeMessage } from '../../../lib/messages.ts';
+import { useAiGenerator } from '../../../lib/use-ai-generator.ts';
 import { isLeftToCaller, reportFailure } from '../../../lib/report-failure.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { pathOf } from '../../../lib/zod-form.ts';
@@ -53,6 +54,7 @@ export const ContentStep = () => {
   const [formGeneration, setFormGeneration] = useState(0);
   const [translation, setTranslation] = useState<{ type: 'error'; message: string } | null>(null);
   const { mutateAsync: callApi, mutation: translating } = useCustomMutation<TAiCourseResult>();
+  const aiGenerator = useAiGenerator();
 
   // The lesson shown: the address's at first (a reload, a publish-check link), then the creator's
   // choice, shown in the same event as the click (the address follows, which the router renders
@@ -156,7 +158,9 @@ export const ContentStep = () => {
       ? t('courses.wizard.content.noDaysWithLanguages')
       : snapshot.days >= 30
         ? t('courses.wizard.content.maxDays')
-        : null;
+        : store.state(snapshot.days, primary) === 'empty'
+          ? t('courses.wizard.content.writeDayFirst', { day: snapshot.days })
+          : null;
   const otherLanguages = LOCALES.filter(
     (code) => !snapshot.languages.some((entry) => entry.short_name === code),
   );
@@ -279,19 +283,34 @@ export const ContentStep = () => {
 
   const lesson = store.lesson(day, language);
   const primaryDayComplete = store.state(day, primary) === 'valid';
+  // Without an AI provider the button says why it cannot translate, before anyone presses it.
+  const noProvider = aiGenerator === 'offline';
   const translateBar =
     language !== primary ? (
       <div className="translate-bar">
-        <Tooltip title={primaryDayComplete ? null : t('courses.wizard.translate.needsPrimary')}>
+        <Tooltip
+          title={
+            noProvider
+              ? null
+              : primaryDayComplete
+                ? null
+                : t('courses.wizard.translate.needsPrimary')
+          }
+        >
           <Button
             icon={<TranslationOutlined />}
             onClick={() => void translate()}
             loading={translating.isPending}
-            disabled={!primaryDayComplete || !editable}
+            disabled={noProvider || !primaryDayComplete || !editable}
           >
             {t('courses.wizard.translate.button', { language: languageName(primary) })}
           </Button>
         </Tooltip>
+        {noProvider && (
+          <span className="muted translate-note">
+            {t('courses.wizard.translate.needsProvider')}
+          </span>
+        )}
         {translation && (
           <Alert type="error" showIcon message={translation.message} className="translate-alert" />
         )}

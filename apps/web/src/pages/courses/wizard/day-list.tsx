@@ -127,7 +127,10 @@ export const DayList = memo(
               key={entry}
               day={entry}
               current={entry === day}
-              title={store.lesson(entry, language).title}
+              // A day not written in this language yet goes by its primary-language title.
+              title={
+                store.lesson(entry, language).title || store.lesson(entry, store.primary()).title
+              }
               markers={snapshot.languages
                 .map(({ short_name }) => `${short_name}:${store.state(entry, short_name)}`)
                 .join(' ')}
