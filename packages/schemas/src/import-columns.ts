@@ -15,6 +15,7 @@ export const IMPORT_COLUMNS = [
   'phone',
   'channels',
   'locale',
+  'time_zone',
 ] as const;
 export type TImportColumn = (typeof IMPORT_COLUMNS)[number];
 
@@ -88,6 +89,7 @@ export const IMPORT_COLUMN_ALIAS_TIERS: Record<TImportColumn, readonly (readonly
   ],
   channels: [['channels', 'channel', 'canali', 'canale', 'kanale', 'kanal']],
   locale: [['locale', 'language', 'lang', 'preferredlanguage', 'lingua', 'sprache']],
+  time_zone: [['timezone', 'tz', 'fusoorario', 'zeitzone']],
 };
 
 /** Every name a column is recognised by, strongest first (the tiers flattened). */

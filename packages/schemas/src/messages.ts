@@ -37,6 +37,10 @@ export const MESSAGES = {
   enrollmentCloseTimeInvalid:
     'The enrollment close time must be a valid date and time in the YYYY-MM-DDTHH:mm format.',
   booleanInvalid: 'The field must be true or false.',
+  timeZoneInvalid: 'The time zone must be a known time zone, such as Europe/Rome.',
+  quietHoursInvalid:
+    'Quiet hours need a start and an end in the HH:mm format, and they must differ.',
+  holidayCountryUnknown: 'Public holidays are not known for the selected country.',
   learnersRequired: 'Select at least one learner.',
   learnersListRequired: 'Please create at least one learners list to proceed.',
   noListsForChannel: 'There are no learners lists for the selected channel.',
