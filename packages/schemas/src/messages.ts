@@ -294,6 +294,7 @@ export const MESSAGES = {
   recoveryCodeFormat: 'A recovery code has 10 letters and digits, like abcde-12345.',
   codeOrRecoveryRequired: 'Enter a code from your authenticator app or a recovery code.',
   teamAdminOnly: 'Only an administrator can manage the team.',
+  deliveryHoursAdminOnly: 'Only an administrator can change the delivery hours.',
   lastAdministrator: 'The company needs at least one active administrator.',
   cannotChangeYourself: 'You cannot deactivate yourself.',
   memberDeactivated: 'The creator is deactivated.',
