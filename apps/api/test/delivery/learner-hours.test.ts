@@ -75,6 +75,14 @@ describe('the learner’s hours: time zone, quiet hours, public holidays', async
       distribution: { time: '08:00', learner_time_zone: true, disabled_enrolment_opt_in: true },
     });
 
+    // The choice comes back with the course, for the wizard to show and save again.
+    const saved = await call(app, {
+      method: 'GET',
+      url: `${world.base}/${course}`,
+      headers: await authHeaders(app, world),
+    });
+    expect(saved.json.data.distribution).toMatchObject({ time: '08:00', learner_time_zone: true });
+
     const plans = await plansOf(app, course);
     expect(plans.get(nora!.uuid)).toEqual({
       1: '2026-11-23T13:00:00.000Z',
