@@ -98,24 +98,14 @@ export const DeliveryHoursCard = () => {
               name={['quiet_hours', 'start']}
               {...timeProps}
             >
-              <TimePicker
-                className="input-number-full"
-                format="HH:mm"
-                minuteStep={5}
-                needConfirm={false}
-              />
+              <TimePicker format="HH:mm" minuteStep={5} needConfirm={false} />
             </Form.Item>
             <Form.Item
               label={t('account.hours.quietEnd')}
               name={['quiet_hours', 'end']}
               {...timeProps}
             >
-              <TimePicker
-                className="input-number-full"
-                format="HH:mm"
-                minuteStep={5}
-                needConfirm={false}
-              />
+              <TimePicker format="HH:mm" minuteStep={5} needConfirm={false} />
             </Form.Item>
           </div>
           <p className="muted">{t('account.hours.quietHelp')}</p>

@@ -327,6 +327,7 @@ export const DeliveryStep = () => {
                 label={t('courses.wizard.delivery.learnerTimeZone')}
                 extra={t('courses.wizard.delivery.learnerTimeZoneHelp')}
                 valuePropName="checked"
+                className="form-grid-wide"
               >
                 <Switch />
               </Form.Item>
