@@ -54,6 +54,18 @@ export const saveDeliveryHours = async (
     .execute();
 };
 
+/** The company's published courses still to start: new delivery hours replan their lessons. */
+export const scheduledCourseUuids = async (db: Executor, companyUuid: string): Promise<string[]> =>
+  (
+    await db
+      .selectFrom('courses')
+      .select('uuid')
+      .where('company_uuid', '=', companyUuid)
+      .where('status', '=', 'scheduled')
+      .where('deleted_at', 'is', null)
+      .execute()
+  ).map((row) => row.uuid);
+
 /** A learner's hours and the key of everything they depend on (learners sharing it share slots). */
 export type HoursOf = (learnerTimeZone: string | null) => { key: string; hours?: LearnerHours };
 

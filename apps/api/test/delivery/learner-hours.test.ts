@@ -107,7 +107,7 @@ describe('the learner’s hours: time zone, quiet hours, public holidays', async
     expect(local.time >= '08:00' && local.time < '20:00').toBe(true);
   });
 
-  it('a CET course waits for the end of the quiet hours in the learner’s zone; without hours it is as before', async () => {
+  it('a CET course waits for the end of the quiet hours in the learner’s zone, once they are set; without them it is as before', async () => {
     app.testClock.set(START);
     const world = await createWorld(app);
     const { list, learners } = await learnersList(app, world, [
@@ -120,12 +120,14 @@ describe('the learner’s hours: time zone, quiet hours, public holidays', async
       distribution: { time: '08:00', disabled_enrolment_opt_in: true },
     };
     // No delivery hours: 08:00 CET for everyone (spec §9), 02:00 in New York.
-    const before = await plansOf(app, await publishCourse(app, world, options));
+    const course = await publishCourse(app, world, options);
+    const before = await plansOf(app, course);
     expect(before.get(nora!.uuid)?.[1]).toBe('2026-11-23T07:00:00.000Z');
     expect(before.get(rita!.uuid)?.[1]).toBe('2026-11-23T07:00:00.000Z');
 
+    // Setting quiet hours replans the scheduled course at once.
     await setHours(app, world, { quiet_hours: { start: '22:00', end: '07:30' } });
-    const after = await plansOf(app, await publishCourse(app, world, options));
+    const after = await plansOf(app, course);
     expect(localTimes(after.get(nora!.uuid), NEW_YORK)).toEqual([
       '2026-11-23 07:30',
       '2026-11-24 07:30',

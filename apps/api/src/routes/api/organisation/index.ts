@@ -14,7 +14,12 @@ import {
 import type { TChannel, TLanguage, TTranslation } from '@ccp/schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-import { loadDeliveryHours, saveDeliveryHours } from '../../../delivery/delivery-hours.ts';
+import {
+  loadDeliveryHours,
+  saveDeliveryHours,
+  scheduledCourseUuids,
+} from '../../../delivery/delivery-hours.ts';
+import { syncCourseDelivery } from '../../../delivery/enrolment.ts';
 import { holidayCountries } from '../../../delivery/holidays.ts';
 import { textsUnder } from '../../../i18n/texts.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
@@ -71,7 +76,7 @@ export const organisationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['organisation'],
         summary: "Sets the company's delivery hours (administrators)",
         description:
-          'Takes effect for every lesson planned from then on: a course’s lessons are planned again when it is saved or published. 403 for a creator who is not an administrator; 422 for an unknown zone, malformed or equal quiet hours, or a country without holiday data.',
+          'The unsent lessons of the company’s scheduled courses are planned again at once, as a save of each course would; other courses follow when saved. 403 for a creator who is not an administrator; 422 for an unknown zone, malformed or equal quiet hours, or a country without holiday data.',
         body: ZUpdateDeliveryHoursRequestSchema,
         response: { 200: ZDeliveryHoursResponseSchema },
       },
@@ -86,6 +91,10 @@ export const organisationRoutes: FastifyPluginAsyncZod = async (app) => {
         throw validationError({ holiday_country: [MESSAGES.holidayCountryUnknown] });
       }
       await saveDeliveryHours(app.db, user.company_uuid, hours);
+      // As a save of each course would: its unsent lessons follow the new hours at once.
+      for (const courseUuid of await scheduledCourseUuids(app.db, user.company_uuid)) {
+        await syncCourseDelivery(app, courseUuid);
+      }
       return deliveryHoursOf(user.company_uuid);
     },
   );
