@@ -15,7 +15,8 @@ import { MESSAGES } from './messages.ts';
 export const EXCLUSION_DAYS = ['saturday', 'sunday'] as const;
 export type TExclusionDay = (typeof EXCLUSION_DAYS)[number];
 
-const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** A wall-clock time, HH:mm (24 hours). */
+export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True for a real calendar date written YYYY-MM-DD (2026-02-29 is not one). */
@@ -72,6 +73,11 @@ export const ZDistributionSchema = z.object({
     })
     .transform(unique)
     .default([]),
+  /**
+   * Off (the default, spec §9): `time` is CET for everyone. On: `time` is read in each learner's
+   * own time zone, so a learner in New York gets the 08:00 lesson at 08:00 New York time.
+   */
+  learner_time_zone: z.boolean({ error: MESSAGES.booleanInvalid }).default(false),
   /** YYYY-MM-DDTHH:mm in CET, or null for no closing time. */
   enrollment_close_time: z
     .string({ error: MESSAGES.enrollmentCloseTimeInvalid })

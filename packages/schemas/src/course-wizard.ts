@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   ASSESSMENT_TYPES,
   CHANNEL_KEYS,
-  DELIVERY_TIME_ZONE,
   MAX_LESSONS_PER_COURSE,
   SUBSCRIPTION_FUNCTION_KEYS,
 } from './constants.ts';
@@ -23,9 +22,13 @@ import { MESSAGES } from './messages.ts';
 
 // --- Calendar preview -------------------------------------------------------------------------
 
-/** `POST /api/v1/courses/helpers/delivery-calendar`: a Distribution and the number of days. */
+/**
+ * `POST /api/v1/courses/helpers/delivery-calendar`: a Distribution and the number of days, and
+ * optionally the learner whose hours (time zone, quiet hours, holidays) the sends follow.
+ */
 export const ZDeliveryCalendarRequestSchema = z.object({
   distribution: ZDistributionSchema,
+  learner_uuid: ZUuidSchema.optional(),
   days: z
     .number({ error: MESSAGES.lessonDayRange })
     .int({ message: MESSAGES.lessonDayRange })
@@ -34,24 +37,32 @@ export const ZDeliveryCalendarRequestSchema = z.object({
 });
 export type TDeliveryCalendarRequest = z.input<typeof ZDeliveryCalendarRequestSchema>;
 
+/** What delays a send past the Distribution's time (issue 28, the learner's hours). */
+export const SLOT_DELAYS = ['quiet_hours', 'holiday'] as const;
+
 export const ZCalendarSlotSchema = z.object({
   /** The lesson day this send carries (1-based). */
   day: z.number().int(),
-  /** The delivery calendar date (YYYY-MM-DD, Europe/Rome). */
+  /** The calendar date of the send (YYYY-MM-DD) in `time_zone`. */
   date: z.string(),
   /** The instant of the send, ISO UTC: the creator's own time zone formats it. */
   at: z.string(),
-  /** Wall-clock time in the delivery time zone (HH:mm). */
+  /** Wall-clock time in `time_zone` (HH:mm). */
   time: z.string(),
-  /** The delivery time zone's offset at that instant: +01:00 (CET) or +02:00 (CEST). */
+  /** The offset of `time_zone` at that instant: +01:00 (CET) or +02:00 (CEST) in Rome. */
   offset: z.string(),
   /** True when the offset differs from the previous send's: a daylight-saving change between. */
   offset_changed: z.boolean(),
+  /** Why the send is later than the Distribution's time: quiet hours or a public holiday. */
+  delayed: z.enum(SLOT_DELAYS).nullable(),
+  /** The holiday's name when a holiday delayed it. */
+  holiday: z.string().nullable(),
 });
 export type TCalendarSlot = z.infer<typeof ZCalendarSlotSchema>;
 
 export const ZDeliveryCalendarSchema = z.object({
-  time_zone: z.literal(DELIVERY_TIME_ZONE),
+  /** Europe/Rome, or the chosen learner's zone. */
+  time_zone: z.string(),
   slots: z.array(ZCalendarSlotSchema),
   /** Dates a send would have fallen on without the skipped days, before the last send. */
   skipped: z.array(z.object({ date: z.string(), weekday: z.enum(EXCLUSION_DAYS) })),

@@ -421,6 +421,7 @@ describe('ZDistributionSchema', () => {
       channels: [],
       disabled_enrolment_opt_in: false,
       exclusion_days: [],
+      learner_time_zone: false,
       enrollment_close_time: null,
     });
   });

@@ -162,6 +162,7 @@ const ZDistributionShape = z.object({
   channels: z.array(z.enum(CHANNEL_KEYS)),
   disabled_enrolment_opt_in: z.boolean(),
   exclusion_days: z.array(z.enum(EXCLUSION_DAYS)),
+  learner_time_zone: z.boolean(),
   enrollment_close_time: z.string().nullable(),
 });
 

@@ -16,6 +16,7 @@ export const IMPORT_COLUMNS = [
   'channels',
   'locale',
   'country',
+  'time_zone',
 ] as const;
 export type TImportColumn = (typeof IMPORT_COLUMNS)[number];
 
@@ -209,6 +210,7 @@ export const IMPORT_COLUMN_ALIAS_TIERS: Record<TImportColumn, readonly (readonly
       'otheraddresscountry',
     ],
   ],
+  time_zone: [['timezone', 'tz', 'fusoorario', 'zeitzone']],
 };
 
 /** Every name a column is recognised by, strongest first (the tiers flattened). */

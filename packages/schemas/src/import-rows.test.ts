@@ -29,6 +29,7 @@ describe('checkImportRow', () => {
         phone: '+393331234567',
         channels: ['slack', 'whatsapp'],
         locale: 'it',
+        time_zone: null,
       },
     });
   });

@@ -10,6 +10,7 @@ import type { TLearnerInput } from './learner.ts';
 import { localeOfName } from './locale.ts';
 import { MESSAGES } from './messages.ts';
 import { isValidPhone, normalizePhoneForCreate } from './phone.ts';
+import { normalizeTimeZone } from './time-zone.ts';
 
 // One data row of an import file: its cells mapped to the learner fields, the key it is matched
 // by (its e-mail, or its phone when it has no e-mail), and its validation with the learner rules
@@ -182,6 +183,8 @@ const fastLearner = (record: Partial<Record<TImportColumn, string>>): TLearnerIn
   if (phone !== null && !isValidPhone(phone)) return null;
   const locale = (record.locale?.trim().toLowerCase() || DEFAULT_LOCALE) as TLocale;
   if (!LOCALES.includes(locale)) return null;
+  const timeZone = record.time_zone?.trim() ? normalizeTimeZone(record.time_zone) : null;
+  if (timeZone === null && record.time_zone?.trim()) return null;
   const channels: TChannelKey[] = [];
   for (const entry of record.channels.split(CELL_SEPARATORS)) {
     const trimmed = entry.trim();
@@ -198,6 +201,7 @@ const fastLearner = (record: Partial<Record<TImportColumn, string>>): TLearnerIn
     email,
     channels,
     locale,
+    time_zone: timeZone,
     phone,
   };
 };

@@ -303,6 +303,7 @@ describe('validateLearnerInput', () => {
         email: 'zoe@example.test',
         channels: ['whatsapp', 'slack'],
         locale: 'en',
+        time_zone: null,
         phone: '+393331234567',
       },
     });

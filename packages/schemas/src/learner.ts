@@ -21,6 +21,7 @@ import {
 } from './constants.ts';
 import type { TChannelKey } from './constants.ts';
 import type { TFieldErrors } from './errors.ts';
+import { ZLearnerTimeZoneSchema } from './delivery-hours.ts';
 import { MESSAGES } from './messages.ts';
 import { toE164 } from './phone-number.ts';
 import { isValidPhone, normalizePhoneForCreate, normalizePhoneForUpdate } from './phone.ts';
@@ -62,6 +63,8 @@ export const ZLearnerSchema = z.object({
   /** Always with a leading plus (see normalizePhoneFromServer). */
   phone: z.string().nullable(),
   locale: z.enum(LOCALES),
+  /** IANA zone: the learner's own, or their phone's country's; null: the company's. */
+  time_zone: z.string().nullable(),
   channels: z.array(ZLearnerChannelSchema),
   learners_lists: z.array(ZLearnerListRefSchema),
   active: z.boolean(),
@@ -238,6 +241,7 @@ const learnerBodySchema = (mode: TLearnerInputMode) =>
         email: ZLearnerEmailSchema,
         channels: ZLearnerChannelsSchema,
         locale: ZLearnerLocaleSchema,
+        time_zone: ZLearnerTimeZoneSchema,
         // The spec's client sends it ("channel name on create is Whatsapp"); channels decide.
         channel_name: z.string().nullish(),
         phone: phoneSchema(mode === 'create' ? normalizePhoneForCreate : normalizePhoneForUpdate),

@@ -37,6 +37,10 @@ export const MESSAGES = {
   enrollmentCloseTimeInvalid:
     'The enrollment close time must be a valid date and time in the YYYY-MM-DDTHH:mm format.',
   booleanInvalid: 'The field must be true or false.',
+  timeZoneInvalid: 'The time zone must be a known time zone, such as Europe/Rome.',
+  quietHoursInvalid:
+    'Quiet hours need a start and an end in the HH:mm format, and they must differ.',
+  holidayCountryUnknown: 'Public holidays are not known for the selected country.',
   learnersRequired: 'Select at least one learner.',
   learnersListRequired: 'Please create at least one learners list to proceed.',
   noListsForChannel: 'There are no learners lists for the selected channel.',
@@ -303,6 +307,7 @@ export const MESSAGES = {
   recoveryCodeFormat: 'A recovery code has 10 letters and digits, like abcde-12345.',
   codeOrRecoveryRequired: 'Enter a code from your authenticator app or a recovery code.',
   teamAdminOnly: 'Only an administrator can manage the team.',
+  deliveryHoursAdminOnly: 'Only an administrator can change the delivery hours.',
   lastAdministrator: 'The company needs at least one active administrator.',
   cannotChangeYourself: 'You cannot deactivate yourself.',
   memberDeactivated: 'The creator is deactivated.',

@@ -27,8 +27,13 @@ type Executor = Db | Transaction<Database>;
 const parseJson = <T>(text: string | null): T | null =>
   text === null ? null : (JSON.parse(text) as T);
 
-export const parseDistribution = (text: string | null): TDistribution | null =>
-  parseJson<TDistribution>(text);
+export const parseDistribution = (text: string | null): TDistribution | null => {
+  const distribution = parseJson<TDistribution>(text);
+  // Saved before issue 28: delivered in CET, as every course was.
+  return distribution
+    ? { ...distribution, learner_time_zone: distribution.learner_time_zone ?? false }
+    : null;
+};
 
 /** The caller's classroom, or 404. */
 export const findClassroom = async (db: Db, companyUuid: string, classroomUuid: string) => {

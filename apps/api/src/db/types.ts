@@ -8,6 +8,11 @@ export type CompaniesTable = {
   name: string;
   plan_key: string;
   created_at: Timestamp;
+  /** Delivery hours (0034): null is Europe/Rome, no quiet hours, no holidays. */
+  time_zone?: string | null;
+  quiet_hours_start?: string | null;
+  quiet_hours_end?: string | null;
+  holiday_country?: string | null;
 };
 export type ClassroomsTable = {
   uuid: string;
@@ -144,6 +149,8 @@ export type LearnersTable = {
   email: string | null;
   phone: string | null;
   locale: string;
+  /** IANA zone (0034): the learner's own, or their phone's country's; null: the company's. */
+  time_zone: string | null;
   /** JSON array of channel keys. */
   channels: string;
   active: Bool;

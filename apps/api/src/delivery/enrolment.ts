@@ -7,6 +7,8 @@ import type { CoursesTable, Database, EnrollmentsTable } from '../db/types.ts';
 import { chunks as chunksOf } from '../lib/chunks.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newOrderedUuid } from '../lib/ids.ts';
+import { learnerHoursResolver, loadDeliveryHours, plansByLearner } from './delivery-hours.ts';
+import type { HoursOf } from './delivery-hours.ts';
 import { lessonSlots, romeLocalDateTime } from './schedule.ts';
 
 // Enrolment and planning: who a published course reaches, on which channel, in which language,
@@ -120,6 +122,46 @@ export type PlanTarget = {
   learnerUuid: string;
   channel: string;
   language: TLocale;
+  /** The learner's stored time zone when the caller read it; else read when the plan needs it. */
+  timeZone?: string | null;
+};
+
+/** Each target learner's stored time zone: as given, or read (only those not given). */
+const targetTimeZones = async (
+  trx: Executor,
+  targets: readonly PlanTarget[],
+): Promise<Map<string, string | null>> => {
+  const zones = new Map<string, string | null>();
+  const unknown: string[] = [];
+  for (const target of targets) {
+    if (target.timeZone === undefined) unknown.push(target.learnerUuid);
+    else zones.set(target.learnerUuid, target.timeZone);
+  }
+  for (const part of chunks(unknown)) {
+    const rows = await trx
+      .selectFrom('learners')
+      .select(['uuid', 'time_zone'])
+      .where('uuid', 'in', part)
+      .execute();
+    for (const row of rows) zones.set(row.uuid, row.time_zone);
+  }
+  return zones;
+};
+
+/**
+ * The learner's hours for each target (see learnerHoursResolver): none for every learner unless
+ * the course reads its time in the learner's zone or the company set quiet hours or holidays.
+ */
+const hoursOfTargets = async (
+  trx: Executor,
+  plan: CoursePlan,
+  targets: readonly PlanTarget[],
+): Promise<(target: PlanTarget) => ReturnType<HoursOf>> => {
+  const company = await loadDeliveryHours(trx, plan.course.company_uuid);
+  if (!plansByLearner(company, plan.distribution)) return () => ({ key: '' });
+  const zones = await targetTimeZones(trx, targets);
+  const hoursOf = await learnerHoursResolver(company, plan.distribution, zones.values());
+  return (target) => hoursOf(zones.get(target.learnerUuid) ?? null);
 };
 
 type DeliveryRow = {
@@ -177,11 +219,20 @@ export const planDeliveries = async (
   }
 
   const planned = new Set(plan.days);
+  const hoursOf: (target: PlanTarget) => ReturnType<HoursOf> = retime
+    ? await hoursOfTargets(trx, plan, targets)
+    : () => ({ key: '' });
+  // Per learner hours (zone, holiday country) and pending days: 10,000 learners in a few zones
+  // compute a few schedules.
   const slotCache = new Map<string, string[]>();
-  const slotsFor = (count: number, key: string) => {
+  const slotsFor = (count: number, pendingKey: string, target: PlanTarget) => {
+    const { key: hoursKey, hours } = hoursOf(target);
+    const key = `${hoursKey}#${pendingKey}`;
     let slots = slotCache.get(key);
     if (!slots) {
-      slots = distribution ? lessonSlots(distribution, count, now).map((slot) => slot.at) : [];
+      slots = distribution
+        ? lessonSlots(distribution, count, now, hours).map((slot) => slot.at)
+        : [];
       slotCache.set(key, slots);
     }
     return slots;
@@ -214,7 +265,7 @@ export const planDeliveries = async (
       const row = rows.get(day);
       return !row || !DONE_DELIVERY_STATUSES.includes(row.status);
     });
-    const slots = slotsFor(pending.length, pending.join(','));
+    const slots = slotsFor(pending.length, pending.join(','), target);
     pending.forEach((day, index) => {
       const at = slots[index];
       if (!at) return;
@@ -338,7 +389,7 @@ export const dropInvited = async (
   return dropped.length;
 };
 
-type CourseLearner = LearnerContact & { uuid: string; locale: string };
+type CourseLearner = LearnerContact & { uuid: string; locale: string; time_zone: string | null };
 
 const courseLearners = async (trx: Executor, courseUuid: string): Promise<CourseLearner[]> =>
   trx
@@ -351,6 +402,7 @@ const courseLearners = async (trx: Executor, courseUuid: string): Promise<Course
       'learners.email',
       'learners.phone',
       'learners.locale',
+      'learners.time_zone',
     ])
     .distinct()
     .where('cl.course_uuid', '=', courseUuid)
@@ -381,11 +433,18 @@ const planCourse = async (
   const loadEnrolments = () =>
     trx.selectFrom('enrollments').selectAll().where('course_uuid', '=', course.uuid).execute();
   let enrolments = await loadEnrolments();
-  const desired = new Map<string, { channel: TChannelKey; language: TLocale }>();
+  const desired = new Map<
+    string,
+    { channel: TChannelKey; language: TLocale; timeZone: string | null }
+  >();
   for (const learner of learners) {
     const channel = learnerChannel(learner, distribution.channels);
     if (channel) {
-      desired.set(learner.uuid, { channel, language: lessonLanguage(learner.locale, plan) });
+      desired.set(learner.uuid, {
+        channel,
+        language: lessonLanguage(learner.locale, plan),
+        timeZone: learner.time_zone,
+      });
     }
   }
 
@@ -478,6 +537,7 @@ const planCourse = async (
       learnerUuid: row.learner_uuid,
       channel: want.channel,
       language: want.language,
+      timeZone: want.timeZone,
     });
   }
   for (const [channel, uuids] of moved) {

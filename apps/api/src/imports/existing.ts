@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 
 import type { Db, Dialect } from '../db/index.ts';
 import type { LearnersTable } from '../db/types.ts';
+import { LEARNER_DETAIL_COLUMNS, learnerDetails } from '../learners/learners-repository.ts';
 import { planFunctionsOf } from '../lib/plan-limits.ts';
 
 // Which learners of the company the rows of an import match, and what the import does to each:
@@ -13,22 +14,14 @@ import { planFunctionsOf } from '../lib/plan-limits.ts';
 
 export type ExistingLearner = Pick<
   LearnersTable,
-  'uuid' | 'email' | 'phone' | 'first_name' | 'last_name' | 'locale' | 'channels' | 'deleted_at'
+  'uuid' | 'deleted_at' | (typeof LEARNER_DETAIL_COLUMNS)[number]
 >;
 
 /** create; restore (archived: brought back, counted as updated); update; skip (identical). */
 export type RowAction = 'create' | 'restore' | 'update' | 'skip';
 
-const COLUMNS = [
-  'uuid',
-  'email',
-  'phone',
-  'first_name',
-  'last_name',
-  'locale',
-  'channels',
-  'deleted_at',
-] as const;
+// The repository's one list of detail columns: a new learner field is read and compared here too.
+const COLUMNS = ['uuid', ...LEARNER_DETAIL_COLUMNS, 'deleted_at'] as const;
 
 // Keys per lookup query: SQLite binds one parameter per key (at most 32,766); Postgres one array.
 const LOOKUP_CHUNK: Record<Dialect, number> = { sqlite: 1000, postgres: 10_000 };
@@ -117,12 +110,11 @@ export const actionFor = (
 ): RowAction => {
   if (!existing) return 'create';
   if (existing.deleted_at !== null) return 'restore';
-  const identical =
-    existing.first_name === learner.first_name &&
-    existing.last_name === learner.last_name &&
-    (existing.phone ?? null) === (learner.phone ?? null) &&
-    existing.locale === learner.locale &&
-    existing.channels === JSON.stringify(learner.channels);
+  // Compared as stored, so a default the row leaves to the server (the phone's time zone) too.
+  const details = learnerDetails(learner);
+  const identical = LEARNER_DETAIL_COLUMNS.every(
+    (column) => (existing[column] ?? null) === details[column],
+  );
   return identical ? 'skip' : 'update';
 };
 

@@ -163,6 +163,7 @@ export const serializeLearners = async (
       email: row.email,
       phone: normalizePhoneFromServer(row.phone),
       locale: oneOf<TLocale>(LOCALES, row.locale, DEFAULT_LOCALE),
+      time_zone: row.time_zone,
       channels: channelKeysOf(row).map((key) => ({ key, name: names.get(key) ?? key })),
       learners_lists: lists,
       active: row.active === 1,

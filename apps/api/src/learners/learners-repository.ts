@@ -1,4 +1,4 @@
-import { MESSAGES } from '@ccp/schemas';
+import { MESSAGES, timeZoneOfPhone } from '@ccp/schemas';
 import type { TLearnerInput } from '@ccp/schemas';
 import { CompiledQuery } from 'kysely';
 import type { Insertable, Kysely } from 'kysely';
@@ -26,6 +26,7 @@ export const LEARNER_DETAIL_COLUMNS = [
   'phone',
   'locale',
   'channels',
+  'time_zone',
 ] as const satisfies readonly (keyof LearnersTable)[];
 
 /** Every column of a learner row, in the order the bulk statements below bind them. */
@@ -46,9 +47,12 @@ export type LearnerDetails = Pick<LearnersTable, (typeof LEARNER_DETAIL_COLUMNS)
 export type LearnerDetailsInput = Pick<
   TLearnerInput,
   'first_name' | 'last_name' | 'email' | 'locale' | 'channels'
-> & { phone?: string | null | undefined };
+> & { phone?: string | null | undefined; time_zone?: string | null | undefined };
 
-/** The stored form of a learner's details (channels as JSON text). */
+/**
+ * The stored form of a learner's details (channels as JSON text). Without a time zone of their
+ * own a learner is in their phone's country's, when it has one zone; else null (the company's).
+ */
 export const learnerDetails = (input: LearnerDetailsInput): LearnerDetails => ({
   first_name: input.first_name,
   last_name: input.last_name,
@@ -56,6 +60,7 @@ export const learnerDetails = (input: LearnerDetailsInput): LearnerDetails => ({
   phone: input.phone ?? null,
   locale: input.locale,
   channels: JSON.stringify(input.channels),
+  time_zone: input.time_zone ?? timeZoneOfPhone(input.phone),
 });
 
 /** The state of a learner row besides its details; a new learner's by default. */
@@ -165,7 +170,7 @@ export const insertLearnerRows = async (
   db: Executor,
   rows: readonly Insertable<LearnersTable>[],
 ): Promise<void> => {
-  // 13 columns: 500 rows stay far inside SQLite's 32,766 parameters.
+  // 14 columns: 500 rows stay far inside SQLite's 32,766 parameters.
   for (let start = 0; start < rows.length; start += 500) {
     await db
       .insertInto('learners')
@@ -278,6 +283,7 @@ const BULK_VALUE: Record<(typeof LEARNER_COLUMNS)[number], BulkValue> = {
   phone: 'row',
   locale: 'row',
   channels: 'row',
+  time_zone: 'row',
   active: { literal: '1' },
   reachability: { literal: "'unknown'" },
   created_at: 'batch',
@@ -301,7 +307,7 @@ const ON_CONFLICT =
 const RETURNING = ' returning uuid, email';
 
 // SQLite: a multi-row VALUES list (each row binds its own columns and the batch's company and
-// dates: 10 parameters keep a 1,000-row insert under 32,766), its text built once per row count.
+// dates: 11 parameters keep a 1,000-row insert under 32,766), its text built once per row count.
 const SQLITE_TUPLE = `(${LEARNER_COLUMNS.map((column) => sqlOf(BULK_VALUE[column], '?')).join(
   ', ',
 )})`;

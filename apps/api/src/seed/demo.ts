@@ -174,6 +174,7 @@ const deliveryOf = (course: DemoCourse, t: Timeline) => {
     channels: course.channels,
     disabled_enrolment_opt_in: course.classroom === 'onboarding',
     exclusion_days: course.exclusionDays ?? [],
+    learner_time_zone: false,
     enrollment_close_time: course.status === 'scheduled' ? `${t.date(start - 1)}T18:00` : null,
   };
   // Scheduled at least five days before the start, and never later than two days ago.

@@ -6,7 +6,7 @@ import {
   romeLocalDateTime,
   romeOffsetMinutes,
 } from '../../src/delivery/schedule.ts';
-import type { ScheduleRules } from '../../src/delivery/schedule.ts';
+import type { LearnerHours, ScheduleRules } from '../../src/delivery/schedule.ts';
 
 const rules = (overrides: Partial<ScheduleRules> = {}): ScheduleRules => ({
   repeat_period: 'Day',
@@ -178,5 +178,67 @@ describe('lessonSlots: the Distribution rules', () => {
   it('plans nothing without a start date or lessons', () => {
     expect(lessonSlots(rules({ start_date: null }), 3)).toEqual([]);
     expect(lessonSlots(rules(), 0)).toEqual([]);
+  });
+});
+
+describe('lessonSlots: a learner’s hours delay a send, never drop it', () => {
+  const hours = (overrides: Partial<LearnerHours> = {}): LearnerHours => ({
+    timeZone: 'America/New_York',
+    localTime: false,
+    quiet: null,
+    holiday: null,
+    ...overrides,
+  });
+
+  it('reads the time in the learner’s zone, across its own daylight-saving change', () => {
+    // New York leaves summer time on 1 November 2026, Rome a week earlier.
+    const slots = lessonSlots(
+      rules({ start_date: '2026-10-31', exclusion_days: [] }),
+      3,
+      undefined,
+      hours({ localTime: true }),
+    );
+    expect(slots.map((slot) => [slot.date, slot.at])).toEqual([
+      ['2026-10-31', '2026-10-31T12:00:00.000Z'],
+      ['2026-11-01', '2026-11-01T13:00:00.000Z'],
+      ['2026-11-02', '2026-11-02T13:00:00.000Z'],
+    ]);
+  });
+
+  it('moves a send inside quiet hours spanning midnight to their end, on the next day if need be', () => {
+    // 23:30 in Rome is 17:30 in New York (free) but 22:30 for a learner in London (quiet).
+    const london = hours({ timeZone: 'Europe/London', quiet: { start: '22:00', end: '07:00' } });
+    expect(lessonSlots(rules({ time: '23:30' }), 2, undefined, london)).toEqual([
+      { date: '2026-03-03', at: '2026-03-03T07:00:00.000Z', delay: { reason: 'quiet_hours' } },
+      { date: '2026-03-04', at: '2026-03-04T07:00:00.000Z', delay: { reason: 'quiet_hours' } },
+    ]);
+    const newYork = hours({ quiet: { start: '22:00', end: '07:00' } });
+    expect(lessonSlots(rules({ time: '23:30' }), 1, undefined, newYork)).toEqual([
+      { date: '2026-03-02', at: '2026-03-02T22:30:00.000Z' },
+    ]);
+  });
+
+  it('moves a weekly send off a holiday to the next allowed day, and a daily one to the next slot', () => {
+    const holiday = (date: string) => (date === '2026-03-09' ? 'A holiday' : null);
+    const rome = hours({ timeZone: 'Europe/Rome', holiday });
+    expect(
+      lessonSlots(rules({ repeat_period: 'Week' }), 3, undefined, rome).map((slot) => [
+        slot.date,
+        slot.delay ?? null,
+      ]),
+    ).toEqual([
+      ['2026-03-02', null],
+      ['2026-03-10', { reason: 'holiday', holiday: 'A holiday' }],
+      ['2026-03-16', null],
+    ]);
+    // Daily, skipping weekends: Friday the 6th, then Monday the 9th is the holiday.
+    expect(
+      lessonSlots(
+        rules({ start_date: '2026-03-06', exclusion_days: ['saturday', 'sunday'] }),
+        3,
+        undefined,
+        rome,
+      ).map((slot) => slot.date),
+    ).toEqual(['2026-03-06', '2026-03-10', '2026-03-11']);
   });
 });

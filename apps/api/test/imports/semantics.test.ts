@@ -126,6 +126,28 @@ describe('bulk learner import: upsert semantics', async () => {
     expect(importsDirOf(app).filter((name) => name.startsWith(upload.json.data.uuid))).toEqual([]);
   });
 
+  it('imports a time zone column (any of its names), else the phone country’s zone', async () => {
+    const { company, headers } = await createSignedInUser(app);
+    const file = csv([
+      ['Vorname', 'Nachname', 'E-Mail', 'Telefon', 'Kanäle', 'Zeitzone'],
+      ['Ada', 'Lovelace', 'ada@example.test', '+12125550100', 'slack', 'america/new_york'],
+      ['Grace', 'Hopper', 'grace@example.test', '+393331234567', 'whatsapp', ''],
+      ['Alan', 'Turing', 'alan@example.test', '+12125550101', 'slack', ''],
+      ['Mario', 'Rossi', 'mario@example.test', '', 'slack', 'Mars/Olympus'],
+    ]);
+    const report = await importFile(app, headers, { name: 'zones.csv', content: file });
+    expect(report).toMatchObject({ created: 3, failed: 1 });
+    const zones = Object.fromEntries(
+      (await learnersOf(app, company.uuid)).map((row) => [row.first_name, row.time_zone]),
+    );
+    // New York as written; Italy has one zone; the US six, so the company's applies (null).
+    expect(zones).toEqual({ Ada: 'America/New_York', Grace: 'Europe/Rome', Alan: null });
+
+    // The same file again changes nothing: the phone's zone is compared as stored.
+    const again = await importFile(app, headers, { name: 'zones.csv', content: file });
+    expect(again).toMatchObject({ created: 0, updated: 0, skipped: 3, failed: 1 });
+  });
+
   it('re-importing the same file creates nothing: every row is skipped', async () => {
     const { company, headers } = await createSignedInUser(app);
     const file = csv([
@@ -601,8 +623,10 @@ describe('bulk learner import: the other calls', async () => {
     expect(response.headers['content-disposition']).toBe(
       'attachment; filename="learners-import-template.csv"',
     );
-    expect(response.body).toBe('first_name,last_name,email,phone,channels,locale\r\n');
-    expect(IMPORT_TEMPLATE_HEADER).toBe('first_name,last_name,email,phone,channels,locale');
+    expect(response.body).toBe('first_name,last_name,email,phone,channels,locale,time_zone\r\n');
+    expect(IMPORT_TEMPLATE_HEADER).toBe(
+      'first_name,last_name,email,phone,channels,locale,time_zone',
+    );
   });
 
   it('lists the company’s imports newest first and hides other companies’ jobs', async () => {

@@ -315,6 +315,7 @@ describe('token scopes of every route', async () => {
         "GET /api/v1/classrooms/{classroomUuid}/courses/{courseUuid}/delivery-options → courses:read",
         "GET /api/v1/companies/{companyUuid}/classrooms → any",
         "GET /api/v1/company → any",
+        "GET /api/v1/company/delivery-hours → never",
         "GET /api/v1/courses/helpers/prompts → never",
         "GET /api/v1/languages → any",
         "GET /api/v1/learners → learners:read",
@@ -403,6 +404,7 @@ describe('token scopes of every route', async () => {
         "POST /api/v1/webhooks/webex → never",
         "POST /api/v1/webhooks/whatsapp → never",
         "PUT /api/v1/channel-connections/{channel} → never",
+        "PUT /api/v1/company/delivery-hours → never",
         "PUT /api/v1/learners-lists/{uuid} → learners:write",
         "PUT /api/v1/learners/{uuid} → learners:write",
       ]

@@ -56,6 +56,8 @@ describe('learners API', async () => {
           email: 'zoe.darcy@example.test',
           phone: '+393331234567',
           locale: 'de',
+          // Not given: the phone's country has one zone.
+          time_zone: 'Europe/Rome',
           channels: [
             { key: 'whatsapp', name: 'Whatsapp' },
             { key: 'ms-teams', name: 'MS Teams' },
@@ -81,6 +83,39 @@ describe('learners API', async () => {
         active: 1,
         deleted_at: null,
       });
+    });
+
+    it('keeps the learner’s own time zone in Intl’s spelling, and refuses an unknown one', async () => {
+      const { headers } = await createSignedInUser(app);
+      const created = await call(app, {
+        method: 'POST',
+        url: '/api/v1/learners',
+        headers,
+        payload: learnerBody({ phone: '+393331234567', time_zone: 'america/new_york' }),
+      });
+      expect(created.statusCode).toBe(201);
+      expect(created.json.data.time_zone).toBe('America/New_York');
+      expect((await rowOf(created.json.data.uuid))?.time_zone).toBe('America/New_York');
+
+      const bad = await call(app, {
+        method: 'PUT',
+        url: `/api/v1/learners/${created.json.data.uuid}`,
+        headers,
+        payload: learnerBody({ time_zone: 'Mars/Olympus' }),
+      });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json).toEqual(validation({ time_zone: [MESSAGES.timeZoneInvalid] }));
+      expect((await rowOf(created.json.data.uuid))?.time_zone).toBe('America/New_York');
+
+      // Cleared, with a number of a country of six zones: the company's zone applies (null).
+      const cleared = await call(app, {
+        method: 'PUT',
+        url: `/api/v1/learners/${created.json.data.uuid}`,
+        headers,
+        payload: learnerBody({ phone: '+12125550100', time_zone: '' }),
+      });
+      expect(cleared.statusCode).toBe(200);
+      expect(cleared.json.data.time_zone).toBeNull();
     });
 
     it('defaults the locale to en and stores no phone for a lone plus', async () => {

@@ -20,6 +20,7 @@ import * as teamsReferences from './0027_teams_references.ts';
 import * as connectionKeyUnique from './0028_connection_key_unique.ts';
 import * as deliveryPartsAndChatUsers from './0032_delivery_parts_and_chat_users.ts';
 import * as dueLessonsOrder from './0033_due_lessons_order.ts';
+import * as learnerHours from './0034_learner_hours.ts';
 import * as answerFeedback from './0035_answer_feedback.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
@@ -44,5 +45,6 @@ export const migrations: Record<string, Migration> = {
   '0028_connection_key_unique': connectionKeyUnique,
   '0032_delivery_parts_and_chat_users': deliveryPartsAndChatUsers,
   '0033_due_lessons_order': dueLessonsOrder,
+  '0034_learner_hours': learnerHours,
   '0035_answer_feedback': answerFeedback,
 };

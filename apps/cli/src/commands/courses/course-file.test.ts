@@ -75,6 +75,27 @@ describe('course files', () => {
     expect(diffCourseFiles(file, ZCourseFileSchema.parse(parse(text)))).toEqual([]);
   });
 
+  it('keep a course delivered in each learner’s own time zone; older files read as CET', () => {
+    const distribution = {
+      repeat_period: 'Day',
+      repeat_every: 1,
+      time: '08:00',
+      start_date: '2026-12-01',
+      channels: ['slack'],
+      disabled_enrolment_opt_in: false,
+      exclusion_days: [],
+      learner_time_zone: true,
+      enrollment_close_time: null,
+    } as const;
+    const file = courseToFile({ ...course, distribution } as unknown as TCourse);
+    const read = ZCourseFileSchema.parse(parse(courseFileText(file)));
+    expect(fileToRequest(read, []).distribution).toMatchObject({ learner_time_zone: true });
+    const { learner_time_zone: _dropped, ...older } = distribution;
+    expect(
+      ZCourseFileSchema.parse({ ...file, distribution: older }).distribution?.learner_time_zone,
+    ).toBe(false);
+  });
+
   it('diff field by field, days keyed by their number', () => {
     const before = courseToFile(course);
     const after = structuredClone(before);

@@ -40,6 +40,8 @@ const ZDistributionFileSchema = z.strictObject({
   channels: z.array(z.enum(CHANNEL_KEYS)).default([]),
   disabled_enrolment_opt_in: z.boolean().default(false),
   exclusion_days: z.array(z.string()).default([]),
+  // Files written before issue 28 have none: CET, as spec §9.
+  learner_time_zone: z.boolean().default(false),
   enrollment_close_time: z.string().nullable().default(null),
 });
 
@@ -121,6 +123,7 @@ export const courseToFile = (course: TCourse): TCourseFile => {
           channels: [...distribution.channels],
           disabled_enrolment_opt_in: distribution.disabled_enrolment_opt_in,
           exclusion_days: [...distribution.exclusion_days],
+          learner_time_zone: distribution.learner_time_zone,
           enrollment_close_time: distribution.enrollment_close_time,
         }
       : null,

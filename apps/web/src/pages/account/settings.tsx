@@ -21,6 +21,7 @@ import { formatDate } from '../../lib/format.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { showFieldErrors } from '../../lib/use-schema-form.ts';
+import { DeliveryHoursCard } from './delivery-hours-card.tsx';
 import { useSchemaRules } from './use-schema-rules.ts';
 
 const QUIET = { successNotification: false, errorNotification: false } as const;
@@ -366,6 +367,7 @@ export const AccountSettings = () => {
         <PasswordCard />
         <TwoFactorCard />
         <SessionsCard />
+        {user?.is_admin && <DeliveryHoursCard />}
         <Card title={t('api-tokens.titles.list')} className="account-card">
           <p>{t('api-tokens.intro')}</p>
           <Link to={ROUTES.apiTokens}>{t('account.tokens.manage')}</Link>

@@ -19,6 +19,7 @@ type TFormValues = {
   phone?: string | null;
   channels: string[];
   locale: string;
+  time_zone?: string | null;
   lists?: string[];
 };
 
@@ -30,6 +31,7 @@ const toFormValues = (learner: TLearner): TFormValues => ({
   phone: learner.phone,
   channels: learner.channels.map((channel) => channel.key),
   locale: learner.locale,
+  time_zone: learner.time_zone,
   lists: learner.learners_lists.map((list) => list.uuid),
 });
 

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PhoneInput } from '../../components/phone-input.tsx';
+import { TimeZoneSelect } from '../../components/time-zone-select.tsx';
 import type { TSchemaField } from '../../lib/zod-form.ts';
 
 type Props = {
@@ -53,6 +54,13 @@ export const LearnerForm = ({ formProps, field, footer }: Props) => {
               label: t(`enum.locale.${locale}`),
             }))}
           />
+        </Form.Item>
+        <Form.Item
+          {...field('time_zone')}
+          label={t('learners.fields.timeZone')}
+          extra={t('learners.help.timeZone')}
+        >
+          <TimeZoneSelect allowClear placeholder={t('learners.placeholders.timeZone')} />
         </Form.Item>
         <Form.Item
           {...field('email')}

@@ -21,6 +21,7 @@ import { useNavigate, useParams } from 'react-router';
 
 import { ButtonLink } from '../../components/button-link.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { timeZoneLabel } from '../../components/time-zone-select.tsx';
 import { ROUTES, learnerEditPath } from '../../config.ts';
 import { formatDate, formatDuration, formatPercent } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -97,6 +98,10 @@ export const LearnerShow = () => {
     [t('learners.fields.email'), learner.email ?? '—'],
     [t('learners.fields.phone'), learner.phone ?? '—'],
     [t('learners.fields.locale'), t(`enum.locale.${learner.locale}`)],
+    [
+      t('learners.fields.timeZone'),
+      learner.time_zone ? timeZoneLabel(learner.time_zone) : t('learners.companyTimeZone'),
+    ],
     [t('learners.fields.lists'), learner.learners_lists.map((list) => list.name).join(', ') || '—'],
     [t('learners.fields.status'), <LearnerState key="state" learner={learner} />],
     [t('learners.fields.reachability'), <Reachability key="reach" value={learner.reachability} />],

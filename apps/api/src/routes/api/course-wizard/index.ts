@@ -18,6 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { deliveryCalendar } from '../../../delivery/calendar.ts';
 import { connectionStatuses } from '../../../delivery/connections.ts';
+import { learnerHoursResolver, loadDeliveryHours } from '../../../delivery/delivery-hours.ts';
 import { learnerChannel } from '../../../delivery/enrolment.ts';
 import { previewLesson } from '../../../delivery/preview.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
@@ -26,6 +27,7 @@ import { planFunctionsOf } from '../../../lib/plan-limits.ts';
 import { channelsInUse } from '../../../lib/usage.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { findCourse, loadCourse } from '../../../courses/courses-repository.ts';
+import { findLearner } from '../../../learners/learners-repository.ts';
 
 // What the course wizard asks besides saving (docs/decisions.md "Course wizard"): the calendar of
 // every send (the scheduler's own schedule function), the channels and learners lists a course
@@ -44,19 +46,29 @@ export const courseWizardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: TAGS,
         summary: 'The calendar of every lesson send of a delivery setting',
         description:
-          'Computed by the scheduler’s schedule function: the send of each lesson day with its UTC instant, its wall time and offset in Europe/Rome (CET/CEST, `offset_changed` when a daylight-saving change falls before it) and the dates skipped weekdays left out. The date window is not checked here (publishing does); a missing `start_date` answers 422.',
+          'Computed by the scheduler’s schedule function: the send of each lesson day with its UTC instant, its wall time and offset in Europe/Rome (CET/CEST, `offset_changed` when a daylight-saving change falls before it) and the dates skipped weekdays left out. With `learner_uuid` (404 when not a learner of the company), for that learner’s hours: times in their zone, with the company’s quiet hours and their holidays (`delayed`, `holiday`); without it, for a learner in the company’s zone. The date window is not checked here (publishing does); a missing `start_date` answers 422.',
         body: ZDeliveryCalendarRequestSchema,
         response: { 200: ZDeliveryCalendarResponseSchema },
       },
     },
     async (request) => {
-      const { distribution, days } = request.body;
+      const { distribution, days, learner_uuid: learnerUuid } = request.body;
       if (!distribution.start_date) {
         throw validationError({
           'distribution.start_date': [validateDeliveryDate(null, app.clock.now()) ?? ''],
         });
       }
-      return { data: deliveryCalendar(distribution, days) };
+      const companyUuid = authOf(request).user.company_uuid;
+      // Without a learner: one in the company's zone, as most learners are.
+      const learner = learnerUuid ? await findLearner(app.db, companyUuid, learnerUuid) : null;
+      const timeZone = learner?.time_zone ?? null;
+      const hoursOf = await learnerHoursResolver(
+        await loadDeliveryHours(app.db, companyUuid),
+        distribution,
+        [timeZone],
+        requestLanguage(request),
+      );
+      return { data: deliveryCalendar(distribution, days, hoursOf(timeZone).hours) };
     },
   );
 

@@ -1,17 +1,21 @@
 import { SwapOutlined } from '@ant-design/icons';
-import { NUMBER_LOCALES } from '@ccp/schemas';
-import type { TDeliveryCalendar, TDistributionInput } from '@ccp/schemas';
+import { DELIVERY_TIME_ZONE, NUMBER_LOCALES } from '@ccp/schemas';
+import type { TDeliveryCalendar, TDistributionInput, TLearner } from '@ccp/schemas';
+import { useSelect } from '@refinedev/antd';
 import { useCustom } from '@refinedev/core';
-import { Alert, Spin, Tag } from 'antd';
+import { Alert, Form, Select, Spin, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { timeZoneLabel } from '../../../components/time-zone-select.tsx';
 import { currentLanguage } from '../../../i18n.ts';
 
 // The exact calendar of every lesson send (no peer has it): asked of the API, which computes it
 // with the scheduler's own schedule function, so the preview and the sends cannot differ. Each
-// send in CET (Europe/Rome, with its summer time) and in the creator's own time zone; skipped
-// weekends and daylight-saving changes are marked. Its own chunk, loaded with the Delivery step.
+// send in CET (Europe/Rome, with its summer time), or for a chosen learner in their zone with
+// the company's quiet hours and their holidays (issue 28), and in the creator's own time zone;
+// skipped weekends, delays and daylight-saving changes are marked. Its own chunk, loaded with the
+// Delivery step.
 
 const DEBOUNCE_MS = 250;
 
@@ -28,9 +32,27 @@ const ownTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 type Props = { distribution: TDistributionInput; days: number };
 
+const learnerLabel = (learner: TLearner) => {
+  const name = `${learner.first_name} ${learner.last_name}`.trim();
+  return learner.time_zone ? `${name} · ${timeZoneLabel(learner.time_zone)}` : name;
+};
+
 export const CalendarPreview = ({ distribution, days }: Props) => {
   const { t } = useTranslation();
-  const request = useDebounced(useMemo(() => ({ distribution, days }), [distribution, days]));
+  const [learner, setLearner] = useState<string | undefined>();
+  const { selectProps } = useSelect<TLearner>({
+    resource: 'learners',
+    optionLabel: learnerLabel,
+    optionValue: 'uuid',
+    pagination: { pageSize: 20, mode: 'server' },
+    onSearch: (value) => [{ field: 'search', operator: 'contains', value }],
+  });
+  const request = useDebounced(
+    useMemo(
+      () => ({ distribution, days, ...(learner ? { learner_uuid: learner } : {}) }),
+      [distribution, days, learner],
+    ),
+  );
   const ready = !!request.distribution.start_date;
   const { query } = useCustom<TDeliveryCalendar>({
     url: '/api/v1/courses/helpers/delivery-calendar',
@@ -91,10 +113,32 @@ export const CalendarPreview = ({ distribution, days }: Props) => {
     );
   }, [calendar]);
 
+  const inRome = !calendar || calendar.time_zone === DELIVERY_TIME_ZONE;
   return (
     <section className="calendar-preview" aria-label={t('courses.wizard.calendar.title')}>
       <h3 className="section-title">{t('courses.wizard.calendar.title')}</h3>
-      <p className="muted">{t('courses.wizard.calendar.intro', { zone })}</p>
+      <p className="muted">
+        {inRome
+          ? t('courses.wizard.calendar.intro', { zone })
+          : t('courses.wizard.calendar.introLearner', {
+              learnerZone: timeZoneLabel(calendar.time_zone),
+              zone,
+            })}
+      </p>
+      <Form.Item label={t('courses.wizard.calendar.learner')} className="calendar-learner">
+        <Select
+          showSearch
+          filterOption={false}
+          options={selectProps.options}
+          onSearch={selectProps.onSearch}
+          loading={selectProps.loading}
+          allowClear
+          value={learner}
+          onChange={(value) => setLearner(value ?? undefined)}
+          placeholder={t('courses.wizard.calendar.learnerPlaceholder')}
+          notFoundContent={t('courses.wizard.calendar.noLearner')}
+        />
+      </Form.Item>
       {!ready ? (
         <p className="muted">{t('courses.wizard.calendar.pickDate')}</p>
       ) : query.isError ? (
@@ -106,7 +150,11 @@ export const CalendarPreview = ({ distribution, days }: Props) => {
           <thead>
             <tr>
               <th scope="col">{t('courses.wizard.calendar.day')}</th>
-              <th scope="col">{t('courses.wizard.calendar.cet')}</th>
+              <th scope="col">
+                {inRome
+                  ? t('courses.wizard.calendar.cet')
+                  : t('courses.wizard.calendar.learnerTime')}
+              </th>
               <th scope="col">{t('courses.wizard.calendar.own')}</th>
             </tr>
           </thead>
@@ -125,10 +173,19 @@ export const CalendarPreview = ({ distribution, days }: Props) => {
                   <td>
                     {weekday(row.slot.date)} {ddmm(row.slot.date)} {row.slot.time}{' '}
                     <Tag className="calendar-zone">
-                      {row.slot.offset === '+02:00'
-                        ? t('courses.wizard.calendar.cest')
-                        : t('courses.wizard.calendar.cetShort')}
+                      {!inRome
+                        ? t('courses.wizard.calendar.utcOffset', { offset: row.slot.offset })
+                        : row.slot.offset === '+02:00'
+                          ? t('courses.wizard.calendar.cest')
+                          : t('courses.wizard.calendar.cetShort')}
                     </Tag>
+                    {row.slot.delayed && (
+                      <Tag color="gold" className="calendar-delay">
+                        {row.slot.delayed === 'holiday'
+                          ? t('courses.wizard.calendar.holiday', { name: row.slot.holiday ?? '' })
+                          : t('courses.wizard.calendar.quietHours')}
+                      </Tag>
+                    )}
                     {row.slot.offset_changed && (
                       <span className="calendar-dst">
                         <SwapOutlined aria-hidden /> {t('courses.wizard.calendar.dstChange')}

@@ -34,13 +34,15 @@ import { translateMessage } from '../../../lib/translate-message.ts';
 import { uiEvents } from '../../../lib/ui-events.ts';
 import { schemaField } from '../../../lib/zod-form.ts';
 import type { TDeliveryDraft } from './draft.ts';
+import { DeliveryHoursNote } from './delivery-hours-note.tsx';
 import { useCourseSave } from './use-course-save.ts';
 import { useDraftSnapshot, useWizard } from './wizard-context.ts';
 
 // The Delivery step (spec §2, §5): the channel (only those the plan allows), the learners lists
-// reachable on it, the first delivery date (tomorrow to three months ahead), the time in CET,
-// the repeat, skipping weekends (plan-gated), the enrolment opt-in and its close time. Beside
-// it, the calendar of every send as the scheduler will make it.
+// reachable on it, the first delivery date (tomorrow to three months ahead), the time in CET or
+// in each learner's own zone (issue 28) under the company's quiet hours and holidays, the repeat,
+// skipping weekends (plan-gated), the enrolment opt-in and its close time. Beside it, the
+// calendar of every send as the scheduler will make it, for a chosen learner if asked.
 
 const CalendarPreview = lazy(() =>
   import('./calendar-preview.tsx').then((module) => ({ default: module.CalendarPreview })),
@@ -303,7 +305,11 @@ export const DeliveryStep = () => {
               <Form.Item
                 {...field(['distribution', 'time'])}
                 label={t('courses.wizard.delivery.time')}
-                extra={t('courses.wizard.delivery.timeHelp')}
+                extra={
+                  delivery.distribution.learner_time_zone
+                    ? t('courses.wizard.delivery.timeHelpLocal')
+                    : t('courses.wizard.delivery.timeHelp')
+                }
                 getValueProps={(value: string | undefined) => ({
                   value: value ? dayjs(value, 'HH:mm') : null,
                 })}
@@ -316,6 +322,16 @@ export const DeliveryStep = () => {
                   needConfirm={false}
                 />
               </Form.Item>
+              <Form.Item
+                {...field(['distribution', 'learner_time_zone'])}
+                label={t('courses.wizard.delivery.learnerTimeZone')}
+                extra={t('courses.wizard.delivery.learnerTimeZoneHelp')}
+                valuePropName="checked"
+                className="form-grid-wide"
+              >
+                <Switch />
+              </Form.Item>
+              <DeliveryHoursNote />
               <Form.Item
                 {...field(['distribution', 'repeat_period'])}
                 label={t('courses.wizard.delivery.repeatPeriod')}

@@ -198,6 +198,7 @@ export const defaultDistribution = (): TDistributionInput => ({
   channels: [],
   disabled_enrolment_opt_in: DISTRIBUTION_DEFAULTS.disabled_enrolment_opt_in,
   exclusion_days: [],
+  learner_time_zone: false,
   enrollment_close_time: null,
 });
 
