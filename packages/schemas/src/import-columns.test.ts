@@ -212,7 +212,7 @@ describe('headers of the tools trainers export from (issue 26)', () => {
     [
       'SAP SuccessFactors',
       'STATUS,USERID,USERNAME,FIRSTNAME,LASTNAME,MI,GENDER,EMAIL,MANAGER,DEPARTMENT,LOCATION,TIMEZONE,BIZ_PHONE,COUNTRY,DEFAULT_LOCALE',
-      { first_name: 3, last_name: 4, email: 7, phone: 12, locale: 14, country: 13 },
+      { first_name: 3, last_name: 4, email: 7, phone: 12, locale: 14, country: 13, time_zone: 11 },
     ],
     [
       'Google Contacts (current layout)',

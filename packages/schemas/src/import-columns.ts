@@ -21,7 +21,11 @@ export const IMPORT_COLUMNS = [
 export type TImportColumn = (typeof IMPORT_COLUMNS)[number];
 
 /** The template's columns (the country column is optional and not in it). */
-export const IMPORT_TEMPLATE_COLUMNS: readonly TImportColumn[] = IMPORT_COLUMNS.slice(0, 6);
+export const IMPORT_TEMPLATE_COLUMNS: readonly TImportColumn[] = [
+  ...IMPORT_COLUMNS.slice(0, 6),
+  // A learner's field; `country` is not: it only says how to read the row's national numbers.
+  'time_zone',
+];
 
 /** Columns a file must have; it also needs `email` or `phone`. */
 export const IMPORT_REQUIRED_COLUMNS: readonly TImportColumn[] = [

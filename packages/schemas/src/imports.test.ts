@@ -109,6 +109,7 @@ describe('the import job', () => {
     updated: 1,
     skipped: 0,
     failed: 1,
+    warned: 0,
     progress: 50,
     error_summary: null,
     error_report_url: null,
