@@ -18,6 +18,7 @@ import {
   ZCourseParamsSchema,
   publishCheck,
   toPublishCourse,
+  EDITABLE_COURSE_STATUSES,
 } from '@ccp/schemas';
 import type { TAiGenerator, TFieldErrors, TLesson, TLessonInput, TLocale } from '@ccp/schemas';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
@@ -64,7 +65,7 @@ import {
 // job: ai/import-job.ts), and a course's lessons translated into another language.
 
 const TAGS = ['ai'];
-const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+const EDITABLE_STATUSES = EDITABLE_COURSE_STATUSES;
 
 export type AiRoutesOptions = {
   /** The provider settings (OPENAI_*); without an API key documents are turned offline. */

@@ -15,6 +15,7 @@ import {
   publishCheck,
   publishProblemsToFieldErrors,
   toPublishCourse,
+  EDITABLE_COURSE_STATUSES,
 } from '@ccp/schemas';
 import type { TCourseStatus, TFieldErrors } from '@ccp/schemas';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
@@ -56,7 +57,7 @@ import {
 import { lessonDayStarts } from './usage.ts';
 
 const TAGS = ['courses'];
-const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+const EDITABLE_STATUSES = EDITABLE_COURSE_STATUSES;
 
 // These bodies are JSON or multipart: the handler validates them with the schema their content
 // type calls for, and the route schema only documents them. Params and queries stay checked here.
