@@ -13,7 +13,7 @@ describe('ccp (program)', () => {
     expect(result.stdout).toContain('Usage: ccp [options] [command]');
     const codes = /Exit codes[^\n]*:\n((?: {2}.*\n)+)/.exec(result.stdout)?.[1] ?? '';
     expect(codes.match(/^ {2}\d+/gm)?.map(Number)).toEqual([0, 1, 2, 3, 4, 130, 143]);
-    expect(codes).toMatch(/ {2}4 +access: .*\n.*without the scope/);
+    expect(codes).toMatch(/ {2}4 +authentication or access: .*\n.*without the scope/);
     expect(result.stdout).toContain('CCP_TIMEOUT');
     expect(result.stdout).toContain('--timeout <seconds>');
     expect(result.stdout).toContain('CCP_API_URL');

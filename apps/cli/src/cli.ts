@@ -38,14 +38,14 @@ Environment:
   LC_ALL, LANG     the language of messages (it_IT.UTF-8: Italian); --lang wins over them
   NO_COLOR         no colours
 
-Exit codes (the same for every command):
+Exit codes:
   0    OK
   1    error: network, timeout, server, a refused request, a file ccp refuses for its content
        (CSV, .xlsx, YAML, a course that breaks the rules)
   2    usage: a bad flag, a missing file, an unknown name, input missing where ccp cannot prompt
   3    done, but not all of it: the course has no data yet, or rows of an import failed
-  4    access: not signed in, wrong credentials or code, session expired, token refused or
-       without the scope the call needs
+  4    authentication or access: not signed in, wrong credentials or code, session expired,
+       token refused or without the scope the call needs
   130  interrupted (Ctrl-C)
   143  stopped (SIGTERM)
 `;
