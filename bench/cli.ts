@@ -1,6 +1,6 @@
 // ccp benchmarks (issue 12), against the bundled CLI (apps/cli/dist, built first):
 //
-//   node --import tsx bench/cli.ts startup              # ccp --version vs node -e 0 (target ≤ 2×)
+//   node --import tsx bench/cli.ts startup              # ccp --version vs node -e 0 (target ≤ 1.5×)
 //   node --import tsx bench/cli.ts import [--rows N]    # ccp learners import, 100,000 rows (≤ 6 s)
 //   node --import tsx bench/cli.ts dry-run [--mb 700]   # --dry-run on a 700 MB CSV (≥ 150,000
 //                                                         rows/s, peak RSS ≤ 150 MB)
@@ -89,7 +89,7 @@ const startup = () => {
       ratio: Number(ratio.toFixed(2)),
       ccp_help_ms: Math.round(median(help)),
       ccp_version_peak_rss_mb: rss === null ? null : Math.round(rss / 1024),
-      target: '≤ 2×',
+      target: '≤ 1.5×',
       load_average: load(),
     })}\n`,
   );

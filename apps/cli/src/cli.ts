@@ -16,7 +16,7 @@ import type { TokensCreateOptions, TokensOptions } from './commands/tokens/index
 import type { LoginOptions } from './commands/login/index.ts';
 import type { LogoutOptions } from './commands/logout/index.ts';
 import type { WhoamiOptions } from './commands/whoami/index.ts';
-import { DEFAULT_API_URL } from './lib/config.ts';
+import { DEFAULT_API_URL, DEFAULT_TIMEOUT_SECONDS, parseSeconds } from './lib/config.ts';
 import { parseLangOption } from './lib/language.ts';
 import type { CliIo } from './lib/io.ts';
 
@@ -25,10 +25,14 @@ import type { CliIo } from './lib/io.ts';
 
 export const HELP_FOOTER = `
 Environment:
-  CCP_API_URL      API base URL (default ${DEFAULT_API_URL}); --api-url wins over it
-  CCP_TOKEN        a personal API token (ccp tokens create): used instead of a login, nothing stored
+  CCP_API_URL      API base URL; --api-url wins over it; without either, the URL of the last
+                   ccp login, else ${DEFAULT_API_URL}
+  CCP_TOKEN        a personal API token (ccp tokens create): used instead of a login; nothing is
+                   read from or written to the config dir
+  CCP_TIMEOUT      seconds one request may take (default ${DEFAULT_TIMEOUT_SECONDS}; 0: no limit); --timeout wins
   CCP_CLASSROOM    the classroom to work in (name or uuid); --classroom wins over it
-  CCP_CONFIG_DIR   where credentials.json is kept (default $XDG_CONFIG_HOME/ccp, else ~/.config/ccp)
+  CCP_CONFIG_DIR   where credentials.json and imports.json are kept (default $XDG_CONFIG_HOME/ccp,
+                   else ~/.config/ccp); a directory that cannot be written is skipped
   CCP_NO_INPUT     never prompt, like --no-input
   CCP_TOTP_SECRET  base32 TOTP secret: ccp login computes the code instead of asking for --otp
   LC_ALL, LANG     the language of messages (it_IT.UTF-8: Italian); --lang wins over them
@@ -36,17 +40,24 @@ Environment:
 
 Exit codes:
   0    OK
-  1    error (network, server, refused request, a file the import refuses)
-  2    usage: a bad flag, or input missing where ccp cannot prompt
+  1    error: network, timeout, server, a refused request, a file ccp refuses for its content
+       (CSV, .xlsx, YAML, a course that breaks the rules)
+  2    usage: a bad flag, a missing file, an unknown name, input missing where ccp cannot prompt
   3    done, but not all of it: the course has no data yet, or rows of an import failed
-  4    authentication: not signed in, wrong credentials or code, session expired, token refused
-  130  cancelled (Ctrl-C)
+  4    authentication or access: not signed in, wrong credentials or code, session expired,
+       token refused or without the scope the call needs
+  130  interrupted (Ctrl-C)
+  143  stopped (SIGTERM)
 `;
 
 const IMPORT_EXAMPLES = `
 Columns are recognised by their English, Italian or German names (Nome, Vorname, E-mail Address,
 Cellulare…); --map names the others. Running the same import again after Ctrl-C or a lost
-connection re-attaches to the job; a finished file imported again changes nothing.
+connection re-attaches to the job; once it finished, running it again shows that job's result
+(--again imports the file again, which changes nothing that is already there).
+
+Ctrl-C while the server imports: on a terminal ccp asks whether to stop the import on the server;
+elsewhere the import goes on unless --cancel-on-interrupt. Later: ccp learners import cancel.
 
 Examples:
   ccp learners import learners.csv --dry-run --errors-out errors.csv
@@ -54,6 +65,10 @@ Examples:
   cat learners.csv | ccp learners import - --json`;
 
 const EXPORT_EXAMPLES = `
+The file is the same bytes on every machine, whatever the language: UTF-8 without BOM, comma
+separated, CRLF line ends, cells exactly as stored. --excel gives the spreadsheet variant (BOM,
+the language's separator, cells that a spreadsheet would run as formulas quoted with ').
+
 A nightly CI job, with a token that has exports:read:
   CCP_TOKEN=$CCP_TOKEN ccp insights export --course "Sales Basics" --type statistics -o stats.csv
 Exit code 3: the course has no data yet (the file has the header line only).`;
@@ -105,6 +120,12 @@ export const createProgram = (io: CliIo): Command => {
         '--lang <lang>',
         'language of messages: en, it or de (env: LC_ALL, LANG)',
       ).argParser(parseLangOption),
+    )
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        `seconds one request may take (env: CCP_TIMEOUT, default: ${DEFAULT_TIMEOUT_SECONDS}; 0: no limit)`,
+      ).argParser(parseSeconds),
     )
     .showSuggestionAfterError()
     .addHelpText('after', HELP_FOOTER)
@@ -225,6 +246,11 @@ export const createProgram = (io: CliIo): Command => {
     .option('-n, --dry-run', 'check every row here with the shared rules; send nothing')
     .option('--errors-out <file>', 'write the rows that fail, with their reasons, as CSV')
     .option('--no-wait', 'print the job id and exit; see it with: ccp learners import status <job>')
+    .option('--again', 'import a file again even if an import of it already finished')
+    .option(
+      '--cancel-on-interrupt',
+      'off a terminal, Ctrl-C (SIGINT) also stops the import on the server',
+    )
     .addOption(jsonOption())
     .addHelpText('after', IMPORT_EXAMPLES)
     .action(async (file: string, _options, command: Command) => {
@@ -232,14 +258,26 @@ export const createProgram = (io: CliIo): Command => {
       await run(file, command.optsWithGlobals<LearnersImportOptions>(), io);
     });
   learnersImport
-    .command('status <job>')
-    .description('re-attach to an import: wait for it and show its counts')
+    .command('status [job]')
+    .description(
+      're-attach to an import (default: the last one started here): wait, show its counts',
+    )
     .option('--errors-out <file>', 'write the error report (CSV)')
     .option('--no-wait', 'show the status now instead of waiting')
     .addOption(jsonOption())
-    .action(async (job: string, _options, command: Command) => {
+    .action(async (job: string | undefined, _options, command: Command) => {
       const { learnersImportStatus } = await import('./commands/learners-import/index.ts');
       await learnersImportStatus(job, command.optsWithGlobals<ImportStatusOptions>(), io);
+    });
+  learnersImport
+    .command('cancel [job]')
+    .description(
+      'stop an import on the server (default: the last one started here); rows done stay',
+    )
+    .addOption(jsonOption())
+    .action(async (job: string | undefined, _options, command: Command) => {
+      const { learnersImportCancel } = await import('./commands/learners-import/jobs.ts');
+      await learnersImportCancel(job, command.optsWithGlobals<ImportStatusOptions>(), io);
     });
   learners
     .command('list')
@@ -254,6 +292,11 @@ export const createProgram = (io: CliIo): Command => {
     )
     .option('--all', 'show every learner')
     .addOption(jsonOption())
+    .addOption(
+      new Option('--jsonl', 'print one JSON object per line as pages arrive (for --all)').conflicts(
+        'json',
+      ),
+    )
     .action(async (_options, command: Command) => {
       const { learnersList } = await import('./commands/learners/index.ts');
       await learnersList(command.optsWithGlobals<LearnersListOptions>(), io);
@@ -337,6 +380,15 @@ export const createProgram = (io: CliIo): Command => {
         .makeOptionMandatory(),
     )
     .option('-o, --output <file>', 'the file to write, or - for stdout (default)')
+    .addOption(
+      new Option('--delimiter <sep>', 'field separator (default: comma)').choices([
+        'comma',
+        'semicolon',
+        'tab',
+      ]),
+    )
+    .option('--bom', 'start the file with a UTF-8 byte order mark')
+    .option('--excel', "for a spreadsheet: BOM, the language's separator, formulas quoted")
     .addHelpText('after', EXPORT_EXAMPLES)
     .action(async (_options, command: Command) => {
       const { insightsExport } = await import('./commands/insights/index.ts');

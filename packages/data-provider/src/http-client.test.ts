@@ -150,3 +150,94 @@ describe('bodies the caller encoded, and text answers', () => {
     });
   });
 });
+
+describe('timeouts and retries (the CLI’s --timeout)', () => {
+  const client = (answers: (() => Response)[], extra: Record<string, unknown> = {}) => {
+    const methods: string[] = [];
+    const waits: number[] = [];
+    const events = { toast: vi.fn() };
+    const http = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens: memoryTokenStore({ access_token: 'access', refresh_token: 'refresh' }),
+      events,
+      retry: {
+        attempts: 3,
+        baseDelayMs: 100,
+        maxDelayMs: 5000,
+        sleep: (ms) => {
+          waits.push(ms);
+          return Promise.resolve();
+        },
+      },
+      fetch: (_input, init) => {
+        methods.push(init?.method ?? 'GET');
+        const next = answers.shift();
+        if (!next) throw new Error('no more answers');
+        return Promise.resolve(next());
+      },
+      ...extra,
+    });
+    return { http, methods, waits, events };
+  };
+  const refused = () => {
+    throw new TypeError('fetch failed');
+  };
+
+  it('retries a GET after a refused connection and a 503, waiting as Retry-After asks', async () => {
+    const { http, waits } = client([
+      refused,
+      () => new Response('busy', { status: 503, headers: { 'retry-after': '2' } }),
+      () => json(200, { data: 'ok' }),
+    ]);
+    expect(await http.get('/api/v1/channels')).toEqual({ data: 'ok' });
+    expect(waits).toEqual([100, 2000]);
+  });
+
+  it('gives up after the attempts with the network error, backing off exponentially', async () => {
+    const { http, waits, events } = client([refused, refused, refused, refused]);
+    expect((await failureOf(http.get('/api/v1/channels'))).code).toBe('NETWORK_ERROR');
+    expect(waits).toEqual([100, 200, 400]);
+    expect(events.toast).toHaveBeenCalledTimes(1);
+  });
+
+  it('never retries a POST (it may have been done)', async () => {
+    const { http, methods } = client([() => json(502, {}), () => json(200, {})]);
+    expect((await failureOf(http.post('/api/v1/learners', {}))).status).toBe(502);
+    expect(methods).toEqual(['POST']);
+  });
+
+  it('fails with TIMEOUT when the server accepts and never answers', async () => {
+    const http = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens: memoryTokenStore(),
+      timeoutMs: 50,
+      events: { toast: vi.fn() },
+      fetch: (_input, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error));
+        }),
+    });
+    const started = Date.now();
+    const error = await failureOf(http.get('/api/v1/channels'));
+    expect(error).toMatchObject({ code: 'TIMEOUT', message: MESSAGES.responseTimeout });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('says so when another server answers (a web page instead of the API’s JSON)', async () => {
+    const page = () =>
+      new Response('<!doctype html><title>Hi</title>', {
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+      });
+    const { http, events } = client([
+      page,
+      () => new Response('<html>', { status: 404, headers: { 'content-type': 'text/html' } }),
+    ]);
+    expect((await failureOf(http.get('/api/v1/users/me'))).code).toBe('NOT_CCP_API');
+    expect((await failureOf(http.get('/api/v1/users/me'))).code).toBe('NOT_CCP_API');
+    expect(events.toast).toHaveBeenCalledWith(
+      MESSAGES.notCcpApi,
+      expect.objectContaining({ key: 'notCcpApi' }),
+    );
+  });
+});

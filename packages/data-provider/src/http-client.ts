@@ -49,6 +49,8 @@ export type RequestOptions = {
   bearer?: string;
   /** Failures for which this returns true are thrown without telling the host. */
   quiet?: (error: ApiError) => boolean;
+  /** Overrides the client's `timeoutMs` for this call (0: none). */
+  timeoutMs?: number;
 };
 
 export type HttpClient = {
@@ -86,7 +88,47 @@ export type HttpClientOptions = {
    * API answers its messages in it. Without it the server answers English.
    */
   language?: () => string | null | undefined;
+  /**
+   * How long one call may take, answer included, before it fails with `TIMEOUT` (0 or unset: no
+   * limit). A browser has its own limits; the CLI sets this from --timeout.
+   */
+  timeoutMs?: number;
+  /**
+   * Retries of idempotent calls (GET, HEAD, PUT, DELETE) whose connection failed or that were
+   * answered 502, 503 or 504: up to `attempts` more tries, waiting `baseDelayMs` doubled each time
+   * (capped at `maxDelayMs`) or what the answer's Retry-After asks. Off unless set.
+   */
+  retry?: RetryPolicy;
 };
+
+export type RetryPolicy = {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Injected by tests. */
+  sleep?: (ms: number) => Promise<void>;
+};
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const RETRY_STATUSES = new Set([502, 503, 504]);
+
+/** Retry-After as seconds or an HTTP date, in ms; null when absent or unreadable. */
+export const retryAfterMs = (header: string | null, now = Date.now()): number | null => {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+};
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A body that is not the API's JSON: another server (a web page, a proxy) answered. */
+const notCcpApi = (status: number) =>
+  new ApiError({ status, code: 'NOT_CCP_API', message: MESSAGES.notCcpApi });
+
+// AbortSignal.timeout() aborts with a DOMException named TimeoutError (also an Error in Node).
+const isTimeout = (reason: unknown) =>
+  typeof reason === 'object' && reason !== null && (reason as Error).name === 'TimeoutError';
 
 const withoutLock: RefreshLock = (task) => task();
 
@@ -118,6 +160,8 @@ const errorFromResponse = async (response: Response): Promise<ApiError> => {
   } catch {
     body = undefined;
   }
+  const type = response.headers.get('content-type') ?? '';
+  if (body === undefined && /html/i.test(type)) return notCcpApi(response.status);
   const parsed = ZErrorBodySchema.safeParse(body);
   if (parsed.success) {
     const { code, message, errors, limit } = parsed.data.error;
@@ -150,6 +194,8 @@ export const createHttpClient = ({
   platform = PLATFORM,
   refreshLock = withoutLock,
   language,
+  timeoutMs = 0,
+  retry,
 }: HttpClientOptions): HttpClient => {
   let refreshing: Promise<TTokens> | null = null;
 
@@ -189,22 +235,52 @@ export const createHttpClient = ({
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     const lang = language?.();
     if (lang) headers['accept-language'] = lang;
-    try {
-      const transport =
-        options.onUploadProgress && canReportUploadProgress()
-          ? xhrFetch(options.onUploadProgress)
-          : fetchImpl;
-      return await transport(buildUrl(apiUrl, path, options.query), {
-        method: method.toUpperCase(),
-        headers,
-        body,
-        signal: options.signal,
-        // Node's fetch needs this for a stream body (a no-op for other bodies and in browsers).
-        ...(options.raw ? { duplex: 'half' } : {}),
-      });
-    } catch (cause) {
-      if (options.signal?.aborted) throw cause;
-      throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: MESSAGES.networkError });
+    // A streamed upload may rightly take longer than any one limit: only its caller bounds it.
+    const limit = options.timeoutMs ?? (options.raw ? 0 : timeoutMs);
+    const timer = limit > 0 ? AbortSignal.timeout(limit) : undefined;
+    const signal =
+      timer && options.signal
+        ? AbortSignal.any([timer, options.signal])
+        : (timer ?? options.signal);
+    const url = buildUrl(apiUrl, path, options.query);
+    const canRetry = retry !== undefined && IDEMPOTENT.has(method.toUpperCase()) && !options.raw;
+    for (let attempt = 0; ; attempt += 1) {
+      const again = canRetry && attempt < retry.attempts;
+      const wait = (ms: number | null) =>
+        (retry?.sleep ?? defaultSleep)(
+          Math.min(ms ?? retry!.baseDelayMs * 2 ** attempt, retry!.maxDelayMs),
+        );
+      let response: Response;
+      try {
+        const transport =
+          options.onUploadProgress && canReportUploadProgress()
+            ? xhrFetch(options.onUploadProgress)
+            : fetchImpl;
+        response = await transport(url, {
+          method: method.toUpperCase(),
+          headers,
+          body,
+          signal,
+          // Node's fetch needs this for a stream body (a no-op for other bodies and in browsers).
+          ...(options.raw ? { duplex: 'half' } : {}),
+        });
+      } catch (cause) {
+        if (timer?.aborted || isTimeout(signal?.reason) || isTimeout(cause)) {
+          throw new ApiError({ status: 0, code: 'TIMEOUT', message: MESSAGES.responseTimeout });
+        }
+        if (options.signal?.aborted) throw cause;
+        if (again) {
+          await wait(null);
+          continue;
+        }
+        throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: MESSAGES.networkError });
+      }
+      if (again && RETRY_STATUSES.has(response.status)) {
+        await response.body?.cancel().catch(() => undefined);
+        await wait(retryAfterMs(response.headers.get('retry-after')));
+        continue;
+      }
+      return response;
     }
   };
 
@@ -286,9 +362,23 @@ export const createHttpClient = ({
     if (!response.ok) throw tell(await errorFromResponse(response), role, options.quiet);
     if (response.status === 204) return undefined as T;
     if (options.responseType === 'bytes') return new Uint8Array(await response.arrayBuffer()) as T;
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (cause) {
+      const failure = isTimeout(cause)
+        ? new ApiError({ status: 0, code: 'TIMEOUT', message: MESSAGES.responseTimeout })
+        : new ApiError({ status: 0, code: 'NETWORK_ERROR', message: MESSAGES.networkError });
+      if (options.signal?.aborted && !isTimeout(cause)) throw cause;
+      throw tell(failure, role, options.quiet);
+    }
     if (options.responseType === 'text') return text as T;
-    return (text ? JSON.parse(text) : undefined) as T;
+    if (!text) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw tell(notCcpApi(response.status), role, options.quiet);
+    }
   };
 
   return {

@@ -40,6 +40,8 @@ const sent = (message: string, fallback: TMessageKey): TReactionText =>
  * and retries them first, and reports `logout` if that fails.
  */
 export const reactionFor = (error: ApiError, role: TRequestRole): TReaction => {
+  if (error.code === 'TIMEOUT') return { type: 'toast', ...own('responseTimeout') };
+  if (error.code === 'NOT_CCP_API') return { type: 'toast', ...own('notCcpApi') };
   if (error.isNetworkError) return { type: 'toast', ...own('networkError') };
   if (failureIs(error, 'INVALID_CREDENTIALS')) return { type: 'silent' };
   if (failureIs(error, 'TOO_MANY_ATTEMPTS')) return { type: 'errorModal', ...own('slowDown') };

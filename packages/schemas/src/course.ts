@@ -269,6 +269,9 @@ export const ZCourseParamsSchema = z.object({
 export const COURSE_COPY_SUFFIX = ' (copy)';
 
 /** The name of a clone: "<name> (copy)", shortened so it stays within the name limit. */
+/** The statuses in which a course's content can be changed (the API refuses the others). */
+export const EDITABLE_COURSE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+
 export const cloneCourseName = (name: string): string => {
   const room = TEXT_LIMITS.courseName - charCount(COURSE_COPY_SUFFIX);
   const base = charCount(name) > room ? [...name].slice(0, room).join('').trimEnd() : name;

@@ -61,3 +61,20 @@ export const ZCourseExportResponseSchema = dataEnvelope(ZCourseExportSchema);
 
 export const ZExportParamsSchema = z.object({ exportId: ZUuidSchema });
 export const ZCourseExportParamsSchema = z.object({ courseId: ZUuidSchema });
+
+/**
+ * How an export's CSV is written. `excel` (the default, what the web app downloads): a BOM, the
+ * requester's language's separator (`CSV_SEPARATORS`) and cells a spreadsheet would run as a
+ * formula quoted with `'`. `plain` (what `ccp` asks for): the same bytes whatever the language,
+ * no BOM, cells exactly as stored, comma-separated. `delimiter` overrides the separator of either.
+ */
+export const EXPORT_FORMATS = ['excel', 'plain'] as const;
+export type TExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_DELIMITERS = { comma: ',', semicolon: ';', tab: '\t' } as const;
+export type TExportDelimiter = keyof typeof EXPORT_DELIMITERS;
+
+export const ZExportFormatQuerySchema = z.object({
+  format: z.enum(EXPORT_FORMATS).default('excel'),
+  delimiter: z.enum(['comma', 'semicolon', 'tab']).optional(),
+});
+export type TExportFormatQuery = z.input<typeof ZExportFormatQuerySchema>;

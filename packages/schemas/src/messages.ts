@@ -99,6 +99,8 @@ export const MESSAGES = {
   invalidDataNoInfo: 'Invalid data sent. No info from server.',
   internalServerError: 'Internal server error happened. Please try again later.',
   networkError: 'Network error. Failed to receive response from server.',
+  responseTimeout: 'The server did not answer in time.',
+  notCcpApi: 'The server that answered is not the CCP API: check the API address.',
   offline: 'Seems like you are offline. Please check your internet connection.',
   unknownError: 'Whoops! An unknown error occurred',
   serverErrorPrefix: 'Server error:',
@@ -227,7 +229,7 @@ export const MESSAGES = {
   apiTokenScopesRequired: 'Choose at least one scope.',
   apiTokenNameMax: 'The name may not be greater than 100 characters.',
   apiTokenExpiryInvalid: 'The expiry must be between 1 and 365 days.',
-  apiTokenScopeMissing: 'This API token does not allow this call.',
+  apiTokenScopeMissing: 'This API token does not allow this call: it needs the {{scope}} scope.',
   apiTokenNotAllowed: 'API tokens cannot manage tokens or sessions: sign in to do this.',
   // AI transformer and translator (issue 6); {{name}} marks a value filled in by the API.
   aiModelInvalid: 'The model must be gpt-3.5 or gpt-4.',

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -110,6 +113,21 @@ const file = (name: string, content: string) => {
   const target = path.join(workDir, name);
   writeFileSync(target, content);
   return target;
+};
+
+/** The job of a running import of `fileName` that ccp remembers (imports.json), if any. */
+const jobOf = (fileName: string): string | undefined => {
+  const file = path.join(configDir, 'imports.json');
+  if (!existsSync(file)) return undefined;
+  const state = JSON.parse(readFileSync(file, 'utf8')) as Record<
+    string,
+    { file_name: string; job: string | null; finished?: boolean }
+  >;
+  return (
+    Object.values(state).find(
+      (entry) => entry.file_name === fileName && entry.job && !entry.finished,
+    )?.job ?? undefined
+  );
 };
 
 const learnerRows = (count: number, prefix: string) =>
@@ -266,8 +284,22 @@ describe('ccp learners import', () => {
       '52,"first_name: The name may only contain letters',
     );
 
-    const again = await ccp(['learners', 'import', csv, '--list', 'Sales Italy', '--json']);
-    expect(JSON.parse(again.stdout)).toMatchObject({
+    // Run again: the first job's result, not a second upload (issue 31); --again imports again.
+    const again = await ccp(['learners', 'import', csv, '--list', 'Sales Italy']);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain(`This file was already imported (job ${job.uuid as string}`);
+    expect(again.stderr).toMatch(/50 created, 0 updated, 0 unchanged, 1 failed\./);
+    expect(again.stdout).toContain('line 52: first_name: The name may only contain letters');
+    const forced = await ccp([
+      'learners',
+      'import',
+      csv,
+      '--list',
+      'Sales Italy',
+      '--again',
+      '--json',
+    ]);
+    expect(JSON.parse(forced.stdout)).toMatchObject({
       created: 0,
       updated: 0,
       skipped: 50,
@@ -302,18 +334,18 @@ describe('ccp learners import', () => {
     const first = await ccp(['learners', 'import', csv], {
       onStart: (child) => {
         const timer = setInterval(() => {
-          if (existsSync(path.join(configDir, 'imports.json'))) {
-            const state = readFileSync(path.join(configDir, 'imports.json'), 'utf8');
-            if (/"job": "[0-9a-f-]{36}"/.test(state)) {
-              clearInterval(timer);
-              child.kill('SIGINT');
-            }
+          if (jobOf('big.csv')) {
+            clearInterval(timer);
+            child.kill('SIGINT');
           }
         }, 20);
       },
     });
     expect(first.code).toBe(130);
-    expect(first.stderr).toContain('Cancelled.');
+    // Off a terminal, without --cancel-on-interrupt, the job goes on and ccp says how to stop it.
+    expect(first.stderr).toContain(
+      `Cancelled. The import goes on on the server (job ${jobOf('big.csv')}).`,
+    );
     // Run again: it re-attaches to the queued job; only then may the job run.
     const second = await ccp(['learners', 'import', csv], {
       onStart: (child) => {
@@ -577,7 +609,7 @@ describe('ccp insights and API tokens (a CI job)', () => {
     const course = courses.data.find((entry) => entry.name === 'Negotiation Basics')!;
     const created = await inject<{ export_id: string }>(
       'POST',
-      `/api/v1/analytics/courses/${course.uuid}/export-delivery-statistics`,
+      `/api/v1/analytics/courses/${course.uuid}/export-delivery-statistics?format=plain`,
       session(),
     );
     const download = await inject<{ file_content: string }>(
@@ -617,6 +649,8 @@ describe('ccp insights and API tokens (a CI job)', () => {
     );
     const missing = await ccp(['insights', 'show', '--course', 'Welcome to Acme'], { env });
     expect(missing.code).toBe(2);
+    // Only the course's absence: the archived courses the token may not read are no error (issue 31).
+    expect(missing.stderr).toBe('No course "Welcome to Acme" in this classroom.\n');
   });
 
   it('two CI runs at once with the same token both succeed', async () => {
@@ -635,11 +669,13 @@ describe('ccp insights and API tokens (a CI job)', () => {
     for (const run of runs) expect(run).toMatchObject({ code: 0, stderr: '' });
   });
 
-  it('a call outside the token’s scopes is refused (403, exit 1); revoked or expired tokens exit 4', async () => {
+  it('a call outside the token’s scopes is refused (403, exit 4, naming the scope); revoked or expired tokens exit 4', async () => {
     const env = { CCP_TOKEN: token };
     const courses = await ccp(['courses', 'list', '--json'], { env });
-    expect(courses).toMatchObject({ code: 1, stdout: '' });
-    expect(courses.stderr).toContain(MESSAGES.apiTokenScopeMissing);
+    expect(courses).toMatchObject({ code: 4, stdout: '' });
+    expect(courses.stderr).toContain(
+      'This API token does not allow this call: it needs the courses:read scope.',
+    );
     const tokens = await ccp(['tokens', 'list'], { env });
     expect(tokens.stderr).toContain(MESSAGES.apiTokenNotAllowed);
 
@@ -669,5 +705,228 @@ describe('ccp completion and version', () => {
   it('--version prints the package version', async () => {
     const run = await ccp(['--version']);
     expect(run.stdout).toBe('0.1.0\n');
+  });
+});
+
+/** A loopback server for what the real API never does: hang, answer HTML, stop after a page. */
+const fakeServer = async (answer: (url: string, response: ServerResponse) => void) => {
+  const server = createServer((request, response) => answer(request.url ?? '/', response));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+};
+
+describe('ccp in a CI job (issue 31)', () => {
+  it('a server that accepts and never answers: --timeout 1 fails in about a second (exit 1)', async () => {
+    const silent = await fakeServer(() => undefined);
+    try {
+      const started = Date.now();
+      const run = await ccp(['insights', 'show', '--course', 'x', '--timeout', '1'], {
+        env: { CCP_TOKEN: 'ccp_pat_x', CCP_API_URL: silent.url },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `The server did not answer in time. (${silent.url}: no answer within 1 s; --timeout or CCP_TIMEOUT sets the limit, 0 for none)`,
+      );
+      expect(Date.now() - started).toBeLessThan(8000);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('a web page instead of the API, and an URL ending in /api, say what the URL should be', async () => {
+    const page = await fakeServer((_url, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<!doctype html><title>Welcome</title>');
+    });
+    try {
+      const run = await ccp(['courses', 'list'], {
+        env: { CCP_TOKEN: 'ccp_pat_x', CCP_API_URL: page.url },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('The server that answered is not the CCP API');
+      expect(run.stderr).toContain('without /api');
+      expect(run.stderr).not.toContain('Unexpected token');
+    } finally {
+      await page.close();
+    }
+    const suffixed = await ccp(['whoami'], { env: { CCP_API_URL: `${api.url}/api` } });
+    expect(suffixed.code).toBe(2);
+    expect(suffixed.stderr).toContain('drop the trailing /api');
+  });
+
+  it('learners list --all --jsonl writes each page as it arrives (memory stays one page)', async () => {
+    const learner = (index: number) => ({ uuid: `u${index}`, first_name: 'A', last_name: 'B' });
+    const paged = await fakeServer((url, response) => {
+      const page = Number(new URL(url, 'http://x').searchParams.get('page') ?? '1');
+      // Page 2 never comes: what page 1 held must already be on stdout.
+      if (page > 1) return;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          data: Array.from({ length: 100 }, (_, index) => learner(index)),
+          meta: { total: 500_000, current_page: 1, per_page: 100, last_page: 5000 },
+        }),
+      );
+    });
+    try {
+      const run = await ccp(['learners', 'list', '--all', '--jsonl', '--timeout', '1'], {
+        env: { CCP_TOKEN: 'ccp_pat_x', CCP_API_URL: paged.url },
+      });
+      expect(run.code).toBe(1);
+      const lines = run.stdout.trim().split('\n');
+      expect(lines).toHaveLength(100);
+      expect(JSON.parse(lines[99]!)).toMatchObject({ uuid: 'u99' });
+    } finally {
+      await paged.close();
+    }
+  });
+
+  it('the API URL of ccp login is remembered: a plain ccp whoami uses it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ccp-remember-'));
+    const env = { CCP_CONFIG_DIR: dir, CCP_API_URL: '' };
+    api.clock.advance(30_000);
+    const login = await ccp(
+      ['--api-url', api.url, 'login', '--email', 'creator@example.com', '--password-stdin'],
+      { env: { ...env, CCP_TOTP_SECRET: 'JBSWY3DPEHPK3PXP' }, input: `${DEMO_PASSWORD}\n` },
+    );
+    expect(login.code).toBe(0);
+    const whoami = await ccp(['whoami', '--json'], { env });
+    expect(whoami.code).toBe(0);
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ email: 'creator@example.com' });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('courses push --dry-run of an active course fails as the push would (exit 1)', async () => {
+    const target = path.join(workDir, 'active.yaml');
+    expect((await ccp(['courses', 'pull', 'Negotiation Basics', '-o', target])).code).toBe(0);
+    const text = readFileSync(target, 'utf8');
+    writeFileSync(target, text.replace(/^description: .*$/m, 'description: Changed'));
+    const dry = await ccp(['courses', 'push', target, '--dry-run']);
+    const push = await ccp(['courses', 'push', target]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toContain(MESSAGES.courseNotEditable);
+    expect(push.code).toBe(dry.code);
+    expect(push.stderr).toContain(MESSAGES.courseNotEditable);
+  });
+
+  it('cloning twice gives two names; a uuid-less file of an existing name is refused', async () => {
+    const first = JSON.parse(
+      (await ccp(['courses', 'clone', 'Cold Calling 101', '--json'])).stdout,
+    );
+    const second = JSON.parse(
+      (await ccp(['courses', 'clone', 'Cold Calling 101', '--json'])).stdout,
+    );
+    expect([first.name, second.name]).toEqual([
+      'Cold Calling 101 (copy)',
+      'Cold Calling 101 (copy 2)',
+    ]);
+    const target = path.join(workDir, 'copy.yaml');
+    await ccp(['courses', 'pull', first.uuid as string, '-o', target]);
+    writeFileSync(target, readFileSync(target, 'utf8').replace(/^uuid: .*\n/m, ''));
+    const push = await ccp(['courses', 'push', target, '--dry-run']);
+    expect(push.code).toBe(1);
+    expect(push.stderr).toContain(`Add "uuid: ${first.uuid as string}" to update it`);
+  });
+});
+
+describe('ccp learners import: Ctrl-C, cancel and a read-only home (issue 31)', () => {
+  const queuedImport = async (name: string, rows: number, extra: string[] = []) => {
+    await runner?.stop();
+    runner = null;
+    const csv = file(
+      name,
+      `first_name,last_name,email,channels\n${learnerRows(rows, name.replace(/\W/g, '')).replace(/,,slack,it/g, ',slack')}\n`,
+    );
+    return ccp(['learners', 'import', csv, ...extra], {
+      onStart: (child) => {
+        const timer = setInterval(() => {
+          if (jobOf(name)) {
+            clearInterval(timer);
+            child.kill('SIGINT');
+          }
+        }, 20);
+      },
+    });
+  };
+  const jobStatus = async (uuid: string) =>
+    (await inject<{ status: string }>('GET', `/api/v1/learners/imports/${uuid}`, session())).data
+      .status;
+
+  it('Ctrl-C (SIGINT) with --cancel-on-interrupt stops the job on the server (exit 130)', async () => {
+    let job = '';
+    const run = await queuedImport('stop.csv', 30, ['--cancel-on-interrupt']);
+    job = /job ([0-9a-f-]{36})/.exec(run.stderr)?.[1] ?? '';
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain(`Stopped the import on the server (job ${job})`);
+    expect(await jobStatus(job)).toBe('canceled');
+  });
+
+  it('without it the job goes on; import cancel (no job id) stops the last one, status shows it', async () => {
+    const run = await queuedImport('later-stop.csv', 30);
+    expect(run.code).toBe(130);
+    const job = jobOf('later-stop.csv')!;
+    expect(await jobStatus(job)).toBe('queued');
+    const cancel = await ccp(['learners', 'import', 'cancel']);
+    expect(cancel.code).toBe(0);
+    expect(cancel.stderr).toContain(`Stopped the import on the server (job ${job})`);
+    const status = await ccp(['learners', 'import', 'status', '--no-wait', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ uuid: job, status: 'canceled' });
+    expect((await ccp(['learners', 'import', 'cancel', job])).code).toBe(1);
+  });
+
+  it('HOME=/dev/null with only CCP_TOKEN/CCP_API_URL: imports, writes nothing', async () => {
+    runner ??= startJobRunner(api.app, { pollMs: 20 });
+    api.clock.advance(30_000);
+    const created = await ccp([
+      'tokens',
+      'create',
+      '--name',
+      'ci-import',
+      '--scope',
+      'learners:write',
+      '--otp',
+      api.totp(),
+    ]);
+    expect(created.code).toBe(0);
+    const csv = file(
+      'ci.csv',
+      `first_name,last_name,email,channels\n${learnerRows(5, 'ci').replace(/,,slack,it/g, ',slack')}\n`,
+    );
+    const env: Record<string, string> = {
+      HOME: '/dev/null',
+      CCP_CONFIG_DIR: '',
+      XDG_CONFIG_HOME: '',
+      CCP_TOKEN: created.stdout.trim(),
+    };
+    const run = await ccp(['learners', 'import', csv], { env });
+    expect(run.stderr).not.toContain('ENOTDIR');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/Imported ci\.csv \(job [0-9a-f-]+\): 5 rows, 5 created/);
+  });
+});
+
+describe('ccp insights export: the same bytes under any locale (issue 31)', () => {
+  it('LANG=de_DE.UTF-8 and LANG=C give identical plain files; --excel is the spreadsheet one', async () => {
+    const args = ['insights', 'export', '--course', 'Negotiation Basics', '--type', 'statistics'];
+    const c = await ccp(args, { env: { LANG: 'C' } });
+    const de = await ccp(args, { env: { LANG: 'de_DE.UTF-8' } });
+    expect(c.code).toBe(0);
+    expect(de.stdoutBytes.equals(c.stdoutBytes)).toBe(true);
+    expect(c.stdoutBytes[0]).not.toBe(0xef);
+    expect(c.stdout.split('\r\n')[0]).toContain(',');
+    expect(c.stdout).not.toMatch(/'\+\d/);
+    const excel = await ccp([...args, '--excel'], { env: { LANG: 'de_DE.UTF-8' } });
+    expect(excel.stdout.startsWith('\uFEFF')).toBe(true);
+    expect(excel.stdout.split('\r\n')[0]).toContain(';');
+    const tabbed = await ccp([...args, '--delimiter', 'tab', '--bom']);
+    expect(tabbed.stdout.startsWith('\uFEFF')).toBe(true);
+    expect(tabbed.stdout.split('\r\n')[0]).toContain('\t');
   });
 });

@@ -317,7 +317,7 @@ describe('ccp: sign in, list courses, sign out (spawned, non-interactive)', () =
     expect(whoami).toMatchObject({
       code: 4,
       stdout: '',
-      stderr: 'Not signed in. Run: ccp login\n',
+      stderr: `Not signed in to ${api.url}. Run: ccp login\n`,
     });
     const courses = await ccp(['courses', 'list', '--json'], api);
     expect(courses).toMatchObject({ code: 4, stdout: '' });
@@ -450,7 +450,10 @@ describe('ccp login: failures and CCP_TOTP_SECRET (spawned)', () => {
   it('keeps sessions per API URL; an unreachable API exits 1 naming the URL', async () => {
     const run = await ccp(['whoami'], null, { env: { CCP_API_URL: 'http://127.0.0.1:9' } });
     // Signed in only for the test API's URL: this URL has no session.
-    expect(run).toMatchObject({ code: 4, stderr: 'Not signed in. Run: ccp login\n' });
+    expect(run).toMatchObject({
+      code: 4,
+      stderr: 'Not signed in to http://127.0.0.1:9. Run: ccp login\n',
+    });
     const login = await ccp(
       ['login', '--email', 'creator@example.com', '--password-stdin', '--otp', '123456'],
       null,

@@ -10,19 +10,33 @@ export type CsvCell = string | number | boolean | null | undefined;
 // A spreadsheet runs a cell starting with one of these as a formula.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-export type CsvSeparator = ',' | ';';
+export type CsvSeparator = ',' | ';' | '\t';
 
-/** One cell: formula starts neutralised with a leading quote, then quoted when needed. */
-export const csvCell = (value: CsvCell, separator: CsvSeparator = ','): string => {
+/**
+ * How a file is written: for a spreadsheet (BOM, formula starts neutralised) or for a program
+ * (`plain`: no BOM, cells exactly as stored; a parser would read the guard's quote as data).
+ */
+export type CsvStyle = { separator: CsvSeparator; spreadsheet: boolean };
+
+const SPREADSHEET: CsvStyle = { separator: ',', spreadsheet: true };
+
+const styleOf = (style: CsvSeparator | CsvStyle): CsvStyle =>
+  typeof style === 'string' ? { separator: style, spreadsheet: true } : style;
+
+/** One cell: formula starts neutralised with a leading quote (spreadsheet), then quoted when needed. */
+export const csvCell = (value: CsvCell, style: CsvSeparator | CsvStyle = SPREADSHEET): string => {
   if (value === null || value === undefined) return '';
+  const { separator, spreadsheet } = styleOf(style);
   let text = typeof value === 'string' ? value : String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  if (spreadsheet && typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   const quoted = text.includes(separator) || /["\r\n]/.test(text);
   return quoted ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
-export const csvLine = (cells: readonly CsvCell[], separator: CsvSeparator = ','): string =>
-  `${cells.map((cell) => csvCell(cell, separator)).join(separator)}\r\n`;
+export const csvLine = (
+  cells: readonly CsvCell[],
+  style: CsvSeparator | CsvStyle = SPREADSHEET,
+): string => `${cells.map((cell) => csvCell(cell, style)).join(styleOf(style).separator)}\r\n`;
 
 export const CSV_BOM = '\uFEFF';
 
@@ -38,7 +52,7 @@ export type CsvWriter = {
 export const createCsvWriter = async (
   file: string,
   header: readonly string[],
-  separator: CsvSeparator = ',',
+  style: CsvSeparator | CsvStyle = SPREADSHEET,
 ): Promise<CsvWriter> => {
   const stream = createWriteStream(file, { encoding: 'utf8' });
   let failure: Error | null = null;
@@ -50,8 +64,8 @@ export const createCsvWriter = async (
     if (failure) throw failure;
     if (!stream.write(chunk)) await once(stream, 'drain');
   };
-  const line = (cells: readonly CsvCell[]) => csvLine(cells, separator);
-  await push(CSV_BOM + line(header));
+  const line = (cells: readonly CsvCell[]) => csvLine(cells, style);
+  await push((styleOf(style).spreadsheet ? CSV_BOM : '') + line(header));
   return {
     write: async (rows) => {
       if (rows.length > 0) await push(rows.map(line).join(''));

@@ -4,11 +4,12 @@ import path from 'node:path';
 import {
   CSV_SEPARATORS,
   EXPORT_CONTENT_TYPE,
+  EXPORT_DELIMITERS,
   EXPORT_TYPE_DISPLAY_NAMES,
   MESSAGES,
   exportDownloadPath,
 } from '@ccp/schemas';
-import type { TExport, TExportType, TLocale } from '@ccp/schemas';
+import type { TExport, TExportFormatQuery, TExportType, TLocale } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
 
 import { romeDate } from '../analytics/period.ts';
@@ -20,6 +21,7 @@ import { newUuid } from '../lib/ids.ts';
 import { sendMail } from '../lib/mail.ts';
 import type { MailApp } from '../lib/mail.ts';
 import { createCsvWriter } from './csv.ts';
+import type { CsvStyle } from './csv.ts';
 import { PRODUCERS } from './producers.ts';
 
 // Producing, storing, mailing and reading exports. Files live in the file store (storage/) under
@@ -46,15 +48,30 @@ export const slugOf = (text: string): string =>
 const fileNameOf = (type: TExportType, course: ExportCourse, now: Date) =>
   `${slugOf(EXPORT_TYPE_DISPLAY_NAMES[type])}-${slugOf(course.name)}-${romeDate(now)}.csv`;
 
+/** The file's style: a spreadsheet's by the language (the default), or plain for a program. */
+export const csvStyleOf = (language: TLocale, format: TExportFormatQuery = {}): CsvStyle => {
+  const plain = format.format === 'plain';
+  const fallback = plain ? ',' : CSV_SEPARATORS[language];
+  return {
+    separator: format.delimiter ? EXPORT_DELIMITERS[format.delimiter] : fallback,
+    spreadsheet: !plain,
+  };
+};
+
 /** Writes the CSV of an export to `file`; answers the number of data rows. */
 const writeCsv = async (
   app: App,
-  { type, course, language }: { type: TExportType; course: ExportCourse; language: TLocale },
+  {
+    type,
+    course,
+    language,
+    format,
+  }: { type: TExportType; course: ExportCourse; language: TLocale; format?: TExportFormatQuery },
   file: string,
 ) => {
   const producer = PRODUCERS[type];
   await mkdir(path.dirname(file), { recursive: true });
-  const writer = await createCsvWriter(file, producer.columns, CSV_SEPARATORS[language]);
+  const writer = await createCsvWriter(file, producer.columns, csvStyleOf(language, format));
   try {
     const rows = await producer.write(
       app.db,
@@ -91,12 +108,15 @@ export const createExport = async (
     course,
     user,
     language,
+    format,
   }: {
     type: TExportType;
     course: ExportCourse;
     user: ExportUser;
     /** The requester's language: its spreadsheet's separator (`CSV_SEPARATORS`). */
     language: TLocale;
+    /** `?format=plain&delimiter=…` of the request (ZExportFormatQuerySchema). */
+    format?: TExportFormatQuery;
   },
 ): Promise<TExport & { file_name: string; file_path: string }> => {
   const uuid = newUuid();
@@ -120,7 +140,7 @@ export const createExport = async (
   await app.db.insertInto('exports').values(row).execute();
   try {
     const staged = await app.files.stage(filePath);
-    const rows = await writeCsv(app, { type, course, language }, staged.path);
+    const rows = await writeCsv(app, { type, course, language, format }, staged.path);
     await staged.keep(EXPORT_CONTENT_TYPE);
     await app.db
       .updateTable('exports')

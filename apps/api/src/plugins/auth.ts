@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { touchSession } from '../accounts/sessions.ts';
 import type { AuthContext } from '../context.ts';
 import { findApiToken, isApiToken } from '../lib/api-tokens.ts';
+import { messageText } from '../i18n/messages.ts';
 import { AppError } from '../lib/app-error.ts';
 import { routeScope, scopesAllow } from '../lib/token-scopes.ts';
 import { findAccessToken } from '../lib/tokens.ts';
@@ -29,7 +30,8 @@ const apiTokenAuth = async (
   const needed = routeScope(request.method, request.routeOptions.url ?? '');
   if (needed === 'never') throw new AppError('FORBIDDEN', MESSAGES.apiTokenNotAllowed);
   if (needed !== 'any' && !scopesAllow(found.scopes, needed)) {
-    throw new AppError('FORBIDDEN', MESSAGES.apiTokenScopeMissing);
+    // Named, so a CI job's log says which scope the token lacks.
+    throw new AppError('FORBIDDEN', messageText('apiTokenScopeMissing', { scope: needed }));
   }
   return {
     user: found.user,

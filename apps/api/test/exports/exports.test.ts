@@ -273,6 +273,45 @@ describe('exports', async () => {
     });
   });
 
+  describe('?format=plain (ccp): the same bytes for every language, cells as stored', () => {
+    const request = async (language: string, query: string) => {
+      const created = await call(app, {
+        method: 'POST',
+        url: `/api/v1/analytics/courses/${course.uuid}/export-delivery-statistics${query}`,
+        headers: { ...headers, 'accept-language': language },
+      });
+      expect(created.statusCode).toBe(201);
+      const download = await call(app, {
+        method: 'GET',
+        url: `/api/v1/analytics/exports/${created.json.data.export_id}/download`,
+        headers,
+      });
+      return Buffer.from(download.json.data.file_content as string, 'base64').toString('utf8');
+    };
+
+    it('has no BOM, commas whatever the language, and no formula guard', async () => {
+      const english = await request('en', '?format=plain');
+      expect(await request('de-DE', '?format=plain')).toBe(english);
+      expect(english.startsWith(STATISTICS_HEADER)).toBe(true);
+      expect(english).toContain('+393331234567');
+      expect(english).not.toContain("'+393331234567");
+      expect(english).toContain('"=HYPERLINK(""http://evil.example"")"');
+      // The default stays the spreadsheet file the web app downloads.
+      expect(await request('en', '')).toContain("'+393331234567");
+    });
+
+    it('takes another delimiter, and 400 for an unknown format', async () => {
+      const tabbed = await request('it', '?format=plain&delimiter=tab');
+      expect(tabbed.startsWith(STATISTICS_HEADER.replaceAll(',', '\t'))).toBe(true);
+      const refused = await call(app, {
+        method: 'POST',
+        url: `/api/v1/analytics/courses/${course.uuid}/export-delivery-statistics?format=pdf`,
+        headers,
+      });
+      expect(refused.statusCode).toBe(422);
+    });
+  });
+
   describe('GET /api/v1/analytics/exports/{exportId}/download errors', () => {
     it('answers 403 NO_PRIVILEGES for another company’s export', async () => {
       const exportId: string = (await post('export-delivery-statistics')).json.data.export_id;

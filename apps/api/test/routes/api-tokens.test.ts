@@ -138,7 +138,7 @@ describe('personal API tokens', async () => {
     });
     expect(scoped.json.error).toMatchObject({
       code: 'FORBIDDEN',
-      message: MESSAGES.apiTokenScopeMissing,
+      message: 'This API token does not allow this call: it needs the courses:read scope.',
     });
 
     const listed = await call(app, { method: 'GET', url: '/api/v1/users/me/tokens', headers });

@@ -2,7 +2,14 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { configDir, credentialsFile, DEFAULT_API_URL, envFlag, resolveApiUrl } from './config.ts';
+import {
+  configDir,
+  credentialsFile,
+  DEFAULT_API_URL,
+  envFlag,
+  resolveApiUrl,
+  resolveTimeoutMs,
+} from './config.ts';
 import { UsageError } from './errors.ts';
 
 const base = { platform: 'linux' as const, homedir: '/home/ada' };
@@ -62,5 +69,33 @@ describe('envFlag', () => {
     ['yes', true],
   ])('%j → %s', (value, expected) => {
     expect(envFlag(value)).toBe(expected);
+  });
+});
+
+describe('resolveApiUrl: the URL remembered with the credentials, and URLs that cannot be right', () => {
+  it('uses the URL last signed in to when neither --api-url nor CCP_API_URL is given', () => {
+    expect(resolveApiUrl(undefined, { env: {} }, 'https://ccp.example.com')).toBe(
+      'https://ccp.example.com',
+    );
+    expect(resolveApiUrl(undefined, { env: { CCP_API_URL: 'http://env:2' } }, 'http://x')).toBe(
+      'http://env:2',
+    );
+  });
+
+  it.each(['https://ccp.example.com/api', 'https://ccp.example.com/api/', 'http://h/api/v1'])(
+    'refuses %s, saying what an API URL looks like (exit 2)',
+    (raw) => {
+      expect(() => resolveApiUrl(raw, { env: {} })).toThrow(/without \/api/);
+    },
+  );
+});
+
+describe('resolveTimeoutMs', () => {
+  it('is --timeout, else CCP_TIMEOUT, else 60 s; 0 means none', () => {
+    expect(resolveTimeoutMs(2.5, { env: { CCP_TIMEOUT: '9' } })).toBe(2500);
+    expect(resolveTimeoutMs(undefined, { env: { CCP_TIMEOUT: '9' } })).toBe(9000);
+    expect(resolveTimeoutMs(undefined, { env: {} })).toBe(60_000);
+    expect(resolveTimeoutMs(0, { env: {} })).toBe(0);
+    expect(() => resolveTimeoutMs(undefined, { env: { CCP_TIMEOUT: 'soon' } })).toThrow(UsageError);
   });
 });

@@ -6,9 +6,11 @@ import path from 'node:path';
 import type { RefreshLock, TokenStore, TTokens } from '@ccp/data-provider';
 
 // `<config>/credentials.json`: one session per API URL, readable by the owner only.
-//   { "version": 1, "sessions": { "http://127.0.0.1:8080": { access_token, refresh_token, expires_at? } } }
+//   { "version": 1, "api_url": "http://127.0.0.1:8080",
+//     "sessions": { "http://127.0.0.1:8080": { access_token, refresh_token, expires_at? } } }
+// `api_url` is the URL last signed in to: commands without --api-url or CCP_API_URL use it.
 
-type CredentialsFile = { version: 1; sessions: Record<string, TTokens> };
+type CredentialsFile = { version: 1; api_url?: string; sessions: Record<string, TTokens> };
 
 export type FileTokenStoreOptions = {
   file: string;
@@ -43,7 +45,22 @@ export const writeFileAtomic = (file: string, content: string): void => {
  * The CLI's TokenStore: the session for one API URL in a 0600 JSON file, read on every `get` so a
  * refresh by another ccp process is seen. A corrupt file reads as signed out, with a warning.
  */
-export const fileTokenStore = ({ file, apiUrl, warn }: FileTokenStoreOptions): TokenStore => {
+export type FileTokenStore = TokenStore & {
+  /** Makes this store's API URL the one commands use when none is given (ccp login). */
+  remember: () => void;
+};
+
+/** The API URL last signed in to, or null (no file, unreadable, or none recorded). */
+export const rememberedApiUrl = (file: string): string | null => {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CredentialsFile> | null;
+    return typeof parsed?.api_url === 'string' ? parsed.api_url : null;
+  } catch {
+    return null;
+  }
+};
+
+export const fileTokenStore = ({ file, apiUrl, warn }: FileTokenStoreOptions): FileTokenStore => {
   let warned = false;
 
   const read = (): CredentialsFile => {
@@ -57,7 +74,11 @@ export const fileTokenStore = ({ file, apiUrl, warn }: FileTokenStoreOptions): T
     try {
       const parsed = JSON.parse(raw) as Partial<CredentialsFile> | null;
       if (parsed && typeof parsed.sessions === 'object' && parsed.sessions !== null) {
-        return { version: 1, sessions: parsed.sessions };
+        return {
+          version: 1,
+          ...(typeof parsed.api_url === 'string' ? { api_url: parsed.api_url } : {}),
+          sessions: parsed.sessions,
+        };
       }
     } catch {
       // Reported below.
@@ -81,6 +102,11 @@ export const fileTokenStore = ({ file, apiUrl, warn }: FileTokenStoreOptions): T
       const content = read();
       content.sessions[apiUrl] = tokens;
       save(content);
+    },
+    remember: () => {
+      const content = read();
+      if (content.api_url === apiUrl) return;
+      save({ ...content, api_url: apiUrl });
     },
     clear: () => {
       const content = read();

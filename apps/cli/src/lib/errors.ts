@@ -12,6 +12,7 @@ export const EXIT = {
   usage: 2,
   /** Done, but not everything: the course has no data yet, or rows of an import failed. */
   incomplete: 3,
+  /** Not signed in, refused credentials or token, or a token without the scope a call needs (403). */
   auth: 4,
   cancelled: 130,
   /** Stopped by SIGTERM (128 + 15, as a shell reports a process the signal ended). */
@@ -20,7 +21,8 @@ export const EXIT = {
 
 export type TExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-export const NOT_SIGNED_IN = 'Not signed in. Run: ccp login';
+/** Names the API URL it checked: a login to another URL is no session for this one. */
+export const notSignedIn = (apiUrl: string): string => `Not signed in to ${apiUrl}. Run: ccp login`;
 export const SESSION_EXPIRED = 'Session expired. Run: ccp login';
 export const TOKEN_REFUSED =
   'CCP_TOKEN was refused: it expired, was revoked, or is not a CCP API token. Create one with: ccp tokens create';
@@ -71,7 +73,7 @@ export const reportError = (error: unknown, io: CliIo): TExitCode => {
     if (reaction === undefined || reaction === 'silent') {
       printErr(io, error.message || MESSAGES.unknownError);
     }
-    return error.status === 401 ? EXIT.auth : EXIT.error;
+    return error.status === 401 || error.status === 403 ? EXIT.auth : EXIT.error;
   }
   if (error instanceof Error && CANCEL_ERRORS.has(error.name)) {
     printErr(io, 'Cancelled.');

@@ -6,7 +6,7 @@ import type { CellValue as CellValueOf } from 'exceljs';
 
 import { readCsvRows, sniffCsv } from './csv-reader.ts';
 import type { CsvDelimiter, CsvRow } from './csv-reader.ts';
-import { UsageError } from './errors.ts';
+import { CliError } from './errors.ts';
 
 // The rows of an import file on this machine, CSV or XLSX, read as the API reads them.
 
@@ -16,8 +16,8 @@ export type ImportFormat = 'csv' | 'xlsx';
 export const importFormatOf = (file: string): ImportFormat => {
   const extension = path.extname(file).slice(1).toLowerCase();
   if (extension === 'csv' || extension === 'xlsx') return extension;
-  if (extension === 'xls') throw new UsageError(MESSAGES.importXlsUnsupported);
-  throw new UsageError(`${file}: ${MESSAGES.importFileType}`);
+  if (extension === 'xls') throw new CliError(MESSAGES.importXlsUnsupported);
+  throw new CliError(`${file}: ${MESSAGES.importFileType}`);
 };
 
 export type ImportSource = {
@@ -69,7 +69,8 @@ async function* xlsxRows(file: string): AsyncGenerator<CsvRow[]> {
       break;
     }
   } catch {
-    throw new UsageError(`${file}: ${MESSAGES.importXlsxBroken}`);
+    // A file ccp refuses for its content exits 1, as a broken CSV does (README: exit codes).
+    throw new CliError(`${file}: ${MESSAGES.importXlsxBroken}`);
   }
   if (batch.length > 0) yield batch;
 }

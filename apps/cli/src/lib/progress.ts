@@ -11,7 +11,20 @@ export type Progress = {
 };
 
 const BAR_WIDTH = 24;
+/** Below this many columns the bar is shorter, so some text still fits beside it. */
+const NARROW = 60;
+const NARROW_BAR_WIDTH = 10;
 const PLAIN_EVERY_MS = 2000;
+
+/**
+ * The line cut to fit `columns - 1` (a line as wide as the terminal wraps on some terminals, and
+ * `\r\u001B[2K` then clears only its last row: the bar stacked a line per update, issue 31).
+ */
+export const fitLine = (text: string, columns: number): string => {
+  const chars = Array.from(text);
+  const room = Math.max(1, columns - 1);
+  return chars.length <= room ? text : `${chars.slice(0, room - 1).join('')}…`;
+};
 
 export const createProgress = (
   io: CliIo,
@@ -21,16 +34,21 @@ export const createProgress = (
   let lastPlain = 0;
   let lastText = '';
   let drawn = false;
+  // Read on every draw: the terminal may be resized while the import runs.
+  const columns = () => io.stderrColumns ?? 0;
   const bar = (fraction: number) => {
-    const filled = Math.round(Math.min(1, Math.max(0, fraction)) * BAR_WIDTH);
-    return `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)} ${Math.floor(fraction * 100)
+    const width = columns() < NARROW ? NARROW_BAR_WIDTH : BAR_WIDTH;
+    const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
+    return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${Math.floor(fraction * 100)
       .toString()
       .padStart(3)}%`;
   };
   return {
     update: (text, fraction) => {
-      if (tty) {
-        io.stderr.write(`\r\u001B[2K${fraction === undefined ? '' : `${bar(fraction)} `}${text}`);
+      // A terminal that reports no width gets the plain lines: nothing can be fitted to it.
+      if (tty && columns() > 0) {
+        const line = `${fraction === undefined ? '' : `${bar(fraction)} `}${text}`;
+        io.stderr.write(`\r\u001B[2K${fitLine(line, columns())}`);
         drawn = true;
         return;
       }

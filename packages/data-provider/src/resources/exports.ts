@@ -1,4 +1,4 @@
-import { EXPORT_TYPES } from '@ccp/schemas';
+import { EXPORT_TYPES, ZExportFormatQuerySchema } from '@ccp/schemas';
 import type { TExportType } from '@ccp/schemas';
 
 import { apiData, fillPath, segment } from '../utils/api.ts';
@@ -14,12 +14,13 @@ const isExportType = (value: unknown): value is TExportType =>
   (EXPORT_TYPES as readonly unknown[]).includes(value);
 
 /**
- * exports: `create({ type, course_id })` requests an export of a course (the user is e-mailed a
- * link to the download page); `getOne(exportId)` downloads it: the file as base64 with its name
+ * exports: `create({ type, course_id, format?, delimiter? })` requests an export of a course (the
+ * user is e-mailed a link to the download page; `format: 'plain'` for a program, see
+ * ZExportFormatQuerySchema); `getOne(exportId)` downloads it: the file as base64 with its name
  * and MIME type (spec §7).
  */
 export const exportsResource: ResourceHandlers = {
-  create: async ({ type, course_id: courseId }, context) => {
+  create: async ({ type, course_id: courseId, format, delimiter }, context) => {
     if (!isExportType(type)) {
       throw new Error(
         `An export's type is one of ${EXPORT_TYPES.join(', ')}; got ${JSON.stringify(type)}.`,
@@ -32,7 +33,11 @@ export const exportsResource: ResourceHandlers = {
       '{courseId}',
       segment(courseId),
     );
-    return apiData(context, 'POST', path);
+    const query =
+      format === undefined && delimiter === undefined
+        ? undefined
+        : ZExportFormatQuerySchema.parse({ format, delimiter });
+    return apiData(context, 'POST', path, query ? { query } : {});
   },
   getOne: async (id, context) =>
     apiData(context, 'GET', `/api/v1/analytics/exports/${segment(id)}/download`),

@@ -52,7 +52,11 @@ describe('ccp courses list (options)', () => {
 
   it('exits 4 when not signed in', async () => {
     const result = await runInProcess(['courses', 'list', '--json'], { env });
-    expect(result).toEqual({ code: 4, stdout: '', stderr: 'Not signed in. Run: ccp login\n' });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: 'Not signed in to http://127.0.0.1:9. Run: ccp login\n',
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { createActions, dataProvider } from '@ccp/data-provider';
-import type { TCourse } from '@ccp/schemas';
+import { COURSE_COPY_SUFFIX, cloneCourseName } from '@ccp/schemas';
+import type { TCourse, TCourseListItem } from '@ccp/schemas';
 
 import type { GlobalOptions } from '../../lib/client.ts';
 import { requireSession, useClassroom } from '../../lib/client.ts';
@@ -9,20 +10,39 @@ import { confirmOrYes, resolveCourse } from '../../lib/resolve.ts';
 
 export type CourseActionOptions = GlobalOptions & { json?: boolean; yes?: boolean; name?: string };
 
-/** `ccp courses clone <course> [--name]`: a draft copy with all languages and assessments. */
+/** "X (copy)", else "X (copy 2)", "X (copy 3)"…: the first name no course of the classroom has. */
+export const uniqueCloneName = (name: string, taken: readonly string[]): string => {
+  const used = new Set(taken.map((one) => one.toLowerCase()));
+  const first = cloneCourseName(name);
+  const base = first.slice(0, -COURSE_COPY_SUFFIX.length);
+  let candidate = first;
+  for (let number = 2; used.has(candidate.toLowerCase()); number += 1) {
+    candidate = `${base} (copy ${number})`;
+  }
+  return candidate;
+};
+
+/**
+ * `ccp courses clone <course> [--name]`: a draft copy with all languages and assessments, under a
+ * name no course of the classroom has (cloning twice made two "X (copy)").
+ */
 export async function coursesClone(wanted: string, options: CourseActionOptions, io: CliIo) {
   const session = requireSession(options, io);
   await useClassroom(session, options, io);
   const course = await resolveCourse(session, wanted);
   const provider = dataProvider(session.client);
+  const taken = (
+    await provider.getList<Pick<TCourseListItem, 'name'>>({ resource: 'courses-short' })
+  ).data.map((one) => one.name);
+  const wantedName = options.name ?? uniqueCloneName(course.name, taken);
   let clone = await createActions(provider).cloneCourse(course.uuid);
-  if (options.name && options.name !== clone.name) {
+  if (wantedName !== clone.name) {
     clone = (
       await provider.update<TCourse>({
         resource: 'courses',
         id: clone.uuid,
         // The Intro step (multipart): the name and description alone, lessons untouched.
-        variables: { name: options.name, description: clone.description },
+        variables: { name: wantedName, description: clone.description },
         meta: { intro: true },
       })
     ).data;

@@ -1,8 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 
 import { ApiError, dataProvider } from '@ccp/data-provider';
-import { ZCourseUpdateRequestSchema, publishCheck, toPublishCourse } from '@ccp/schemas';
-import type { TCourse, TLearnersList } from '@ccp/schemas';
+import {
+  EDITABLE_COURSE_STATUSES,
+  ZCourseUpdateRequestSchema,
+  publishCheck,
+  toPublishCourse,
+} from '@ccp/schemas';
+import type { TCourse, TCourseListItem, TLearnersList, TLocale } from '@ccp/schemas';
 import { parse, stringify } from 'yaml';
 
 import type { CliSession, GlobalOptions } from '../../lib/client.ts';
@@ -11,7 +16,7 @@ import { CliError, EXIT, UsageError } from '../../lib/errors.ts';
 import type { CliIo } from '../../lib/io.ts';
 import { printErr, printJson, printOut } from '../../lib/io.ts';
 import { resolveCourse } from '../../lib/resolve.ts';
-import { sayText } from '../../lib/texts.ts';
+import { sayText, specText } from '../../lib/texts.ts';
 import {
   ZCourseFileSchema,
   courseToFile,
@@ -20,7 +25,7 @@ import {
   filePathOf,
   fileToRequest,
 } from './course-file.ts';
-import type { TCourseFile } from './course-file.ts';
+import type { TCourseFile, TFieldChange } from './course-file.ts';
 
 export type CoursePullOptions = GlobalOptions & { output?: string };
 export type CoursePushOptions = GlobalOptions & { dryRun?: boolean; json?: boolean };
@@ -63,16 +68,47 @@ const readCourseFile = async (path: string, io: CliIo): Promise<TCourseFile> => 
   try {
     raw = parse(text);
   } catch (error) {
-    throw new UsageError(`${path} is not valid YAML: ${(error as Error).message}`);
+    // The file's content, not the command line: exit 1, as a course that breaks the rules.
+    throw new CliError(`${path} is not valid YAML: ${(error as Error).message}`);
   }
   const parsed = ZCourseFileSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
       (issue) => `  ${issue.path.join('.') || '(file)'}: ${issue.message}`,
     );
-    throw new UsageError(`${path} is not a course file:\n${lines.join('\n')}`);
+    throw new CliError(`${path} is not a course file:\n${lines.join('\n')}`);
   }
   return parsed.data;
+};
+
+/** What the API would refuse to change (an active or archived course), in the same words. */
+const refusal = (course: TCourse, lang: TLocale): string | null => {
+  if (course.deleted_at) return specText(lang, 'courseArchived');
+  if (!EDITABLE_COURSE_STATUSES.includes(course.status)) return specText(lang, 'courseNotEditable');
+  return null;
+};
+
+/** A change as JSON: the values themselves, not their JSON text. */
+const changeJson = ({ path, before, after }: TFieldChange) => ({
+  path,
+  ...(before === undefined ? {} : { before: JSON.parse(before) as unknown }),
+  ...(after === undefined ? {} : { after: JSON.parse(after) as unknown }),
+});
+
+/**
+ * A file without uuid creates a course: refused when the classroom has one of that name already
+ * (pushing the same file twice would make two), naming the uuid that would update it.
+ */
+const assertNewName = async (session: CliSession, file: TCourseFile, path: string) => {
+  const { data } = await dataProvider(session.client).getList<
+    Pick<TCourseListItem, 'uuid' | 'name'>
+  >({ resource: 'courses-short' });
+  const same = data.find((course) => course.name.toLowerCase() === file.name.toLowerCase());
+  if (same) {
+    throw new CliError(
+      `${path} has no uuid, so it would create a new course, but "${same.name}" exists (${same.uuid}). Add "uuid: ${same.uuid}" to update it, or change "name" to create another.`,
+    );
+  }
 };
 
 /**
@@ -133,8 +169,11 @@ export async function coursesPush(path: string, options: CoursePushOptions, io: 
       throw error;
     }
   }
+  if (!current) await assertNewName(session, file, path);
   const changes = diffCourseFiles(current ? courseToFile(current) : null, file);
-  const target = current ? `"${current.name}"` : 'a new course';
+  const target = current
+    ? `"${current.name}"`
+    : `a new course "${file.name}" (the file has no uuid)`;
   if (!options.json) {
     for (const change of changes) printOut(io, describeChange(change));
   }
@@ -143,9 +182,17 @@ export async function coursesPush(path: string, options: CoursePushOptions, io: 
     else printErr(io, `No changes: ${target} is as the file says.`);
     return;
   }
+  // The dry run fails as the push would: the API edits only draft, scheduled or paused courses.
+  const refused = current ? refusal(current, lang) : null;
+  if (refused) throw new CliError(`${target}: ${refused}`, EXIT.error);
   if (options.dryRun) {
-    if (options.json) printJson(io, { uuid: file.uuid ?? null, changes });
-    else printErr(io, `Dry run: ${changes.length} change(s) to ${target}; nothing was sent.`);
+    if (options.json) printJson(io, { uuid: file.uuid ?? null, changes: changes.map(changeJson) });
+    else {
+      printErr(
+        io,
+        `Dry run: ${current ? `${changes.length} change(s) to ${target}` : `would create ${target} with ${changes.length} field(s)`}; nothing was sent.`,
+      );
+    }
     return;
   }
   const provider = dataProvider(session.client);
@@ -160,7 +207,7 @@ export async function coursesPush(path: string, options: CoursePushOptions, io: 
   const saved = (
     await provider.update<TCourse>({ resource: 'courses', id: uuid, variables: request })
   ).data;
-  if (options.json) printJson(io, { uuid: saved.uuid, changes });
+  if (options.json) printJson(io, { uuid: saved.uuid, changes: changes.map(changeJson) });
   else {
     printErr(
       io,

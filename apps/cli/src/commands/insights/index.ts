@@ -1,7 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 
 import { ApiError, dataProvider } from '@ccp/data-provider';
-import type { TCourseInsight, TExport, TExportDownload, TExportType } from '@ccp/schemas';
+import type {
+  TCourseInsight,
+  TExport,
+  TExportDelimiter,
+  TExportDownload,
+  TExportType,
+} from '@ccp/schemas';
 
 import type { GlobalOptions } from '../../lib/client.ts';
 import { requireSession, useClassroom } from '../../lib/client.ts';
@@ -16,6 +22,10 @@ export type InsightsExportOptions = GlobalOptions & {
   type: 'statistics' | 'not-enrolled';
   /** A file, or `-` for stdout (the default). */
   output?: string;
+  delimiter?: TExportDelimiter;
+  bom?: boolean;
+  /** The spreadsheet variant: BOM, the language's separator, the formula guard. */
+  excel?: boolean;
 };
 
 export const EXPORT_TYPE_OF: Record<InsightsExportOptions['type'], TExportType> = {
@@ -69,6 +79,8 @@ export async function insightsShow(options: InsightsShowOptions, io: CliIo): Pro
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /** Data rows of an RFC 4180 CSV: records after the header, quoted line breaks inside a field. */
 export const csvDataRows = (text: string): number => {
   let records = 0;
@@ -87,9 +99,9 @@ export const csvDataRows = (text: string): number => {
 };
 
 /**
- * `ccp insights export --course --type -o FILE|-`: requests the export, waits until it can be
- * downloaded, and writes the file's bytes unchanged. Exit 3 when it has no data rows (the file
- * is still written: a header line).
+ * `ccp insights export --course --type -o FILE|-`: requests the export (plain unless --excel),
+ * waits until it can be downloaded, and writes the file's bytes (with a BOM for --bom). Exit 3
+ * when it has no data rows (the file is still written: a header line).
  */
 export async function insightsExport(options: InsightsExportOptions, io: CliIo): Promise<void> {
   const session = requireSession(options, io);
@@ -99,7 +111,13 @@ export async function insightsExport(options: InsightsExportOptions, io: CliIo):
   const requested = (
     await provider.create<TExport>({
       resource: 'exports',
-      variables: { type: EXPORT_TYPE_OF[options.type], course_id: course.uuid },
+      variables: {
+        type: EXPORT_TYPE_OF[options.type],
+        course_id: course.uuid,
+        // Plain unless asked: a file a program reads must not change with the runner's LANG.
+        format: options.excel ? 'excel' : 'plain',
+        delimiter: options.delimiter,
+      },
     })
   ).data;
   let file: TExportDownload | null = null;
@@ -118,7 +136,9 @@ export async function insightsExport(options: InsightsExportOptions, io: CliIo):
       await sleep(500);
     }
   }
-  const bytes = Buffer.from(file!.file_content, 'base64');
+  const content = Buffer.from(file!.file_content, 'base64');
+  const hasBom = content.subarray(0, 3).equals(UTF8_BOM);
+  const bytes = options.bom && !hasBom ? Buffer.concat([UTF8_BOM, content]) : content;
   const output = options.output ?? '-';
   if (output === '-') {
     await new Promise<void>((resolve, reject) =>

@@ -1,24 +1,10 @@
 import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  createWriteStream,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-import {
-  ApiError,
-  currentUser,
-  dataProvider,
-  learnersImportErrors,
-  uploadLearnersImport,
-} from '@ccp/data-provider';
+import { ApiError, currentUser, dataProvider, uploadLearnersImport } from '@ccp/data-provider';
 import {
   FINISHED_JOB_STATUSES,
   CHANNEL_KEYS,
@@ -41,13 +27,14 @@ import type {
 } from '@ccp/schemas';
 
 import type { CliSession, GlobalOptions } from '../../lib/client.ts';
-import { requireSession } from '../../lib/client.ts';
-import { configDir } from '../../lib/config.ts';
-import { writeFileAtomic } from '../../lib/credentials-store.ts';
+import { clientTuning, requireSession } from '../../lib/client.ts';
 import { CliError, EXIT, UsageError } from '../../lib/errors.ts';
+import { idleTimeout } from '../../lib/idle-timeout.ts';
+import type { ImportStateEntry } from '../../lib/import-state.ts';
 import { openImportSource } from '../../lib/import-file.ts';
 import type { ImportSource } from '../../lib/import-file.ts';
 import { isCi } from '../../lib/interactive.ts';
+import { parkWhileInterrupted } from '../../lib/interrupt.ts';
 import type { CliIo } from '../../lib/io.ts';
 import { printErr, printJson, printOut } from '../../lib/io.ts';
 import { multipartBody } from '../../lib/multipart.ts';
@@ -55,6 +42,14 @@ import { createProgress, formatBytes, formatCount } from '../../lib/progress.ts'
 import type { Progress } from '../../lib/progress.ts';
 import { checkImportFile } from './check.ts';
 import type { TCheckResult } from './check.ts';
+import {
+  cancelOnInterrupt,
+  fetchReport,
+  importStateOf,
+  jobUuidOf,
+  printReasons,
+  reportReasons,
+} from './jobs.ts';
 
 export type LearnersImportOptions = GlobalOptions & {
   list?: string;
@@ -68,6 +63,10 @@ export type LearnersImportOptions = GlobalOptions & {
   /** False with --no-wait. */
   wait?: boolean;
   json?: boolean;
+  /** Import a file again although an import of it already finished. */
+  again?: boolean;
+  /** Off a terminal, Ctrl-C stops the job on the server too. */
+  cancelOnInterrupt?: boolean;
 };
 
 export type ImportStatusOptions = GlobalOptions & {
@@ -192,10 +191,13 @@ const dryRun = async (
     overrides: overridesOf(options),
     defaults: rowDefaultsOf(options),
     errorsOut: options.errorsOut,
+    // An .xlsx is read unzipped, so its bytes say nothing of how far the check is.
     onProgress: (rows, bytes) =>
-      progress.update(`Checked ${formatCount(rows)} rows (${formatBytes(bytes)})`),
+      progress.update(
+        `Checked ${formatCount(rows)} rows${source.format === 'csv' ? ` (${formatBytes(bytes)})` : ''}`,
+      ),
   });
-  progress.done();
+  progress.done(options.json ? undefined : `Checked ${formatCount(result.rows)} rows.`);
   const seconds = (Date.now() - started) / 1000;
   if (options.json) {
     printJson(io, {
@@ -216,15 +218,12 @@ const dryRun = async (
     if (result.matched.matches.length > 0) printErr(io, describeMapping(result));
     warnUnusedOverrides(io, result);
     for (const row of result.preview.slice(0, 10)) printErr(io, describePreviewRow(row));
-    for (const { line, reasons } of result.errors.slice(0, 50)) {
-      printOut(io, `line ${line}: ${reasons.join(' | ')}`);
-    }
-    if (result.errors.length > 50 || result.failed > result.errors.length) {
-      printErr(
-        io,
-        `… ${formatCount(result.failed - 50)} more rows with errors${options.errorsOut ? ` in ${options.errorsOut}` : ' (--errors-out FILE lists them all)'}.`,
-      );
-    }
+    printReasons(
+      io,
+      result.errors,
+      result.failed,
+      options.errorsOut ? `in ${options.errorsOut}` : '(--errors-out FILE lists them all)',
+    );
     printErr(
       io,
       `Dry run of ${fileName}: ${formatCount(result.rows)} rows, ${formatCount(result.valid)} valid, ${formatCount(result.failed)} with errors (${seconds.toFixed(1)} s). Nothing was sent.`,
@@ -239,23 +238,13 @@ const dryRun = async (
 // ---------------------------------------------------------------------------------------------
 // The real run: upload, then wait for the job.
 
-/**
- * Per file (content and options): the job once the upload was answered; before that, when the
- * upload started, so a run interrupted between the server's 202 and its arrival can still find
- * the job the server made.
- */
-type ImportState = Record<
-  string,
-  { job: string | null; file: string; file_name: string; started_at: string }
->;
-
 /** An upload answered 202 up to this long after it started is one we may have missed. */
 const UPLOAD_WINDOW_MS = 15 * 60 * 1000;
 
 /** The user's job for this file started by an interrupted upload, if the server made one. */
 const jobOfLostAnswer = async (
   session: CliSession,
-  entry: ImportState[string],
+  entry: ImportStateEntry,
 ): Promise<TImportJob | null> => {
   const me = await currentUser(session.client);
   const { data } = await session.client.get<{ data: TImportJob[] }>('/api/v1/learners/imports', {
@@ -273,22 +262,6 @@ const jobOfLostAnswer = async (
         Date.parse(job.created_at) <= from + UPLOAD_WINDOW_MS,
     ) ?? null
   );
-};
-
-const stateFile = (io: CliIo) => path.join(configDir(io), 'imports.json');
-
-const readState = (io: CliIo): ImportState => {
-  try {
-    return JSON.parse(readFileSync(stateFile(io), 'utf8')) as ImportState;
-  } catch {
-    return {};
-  }
-};
-
-const saveState = (io: CliIo, update: (state: ImportState) => void) => {
-  const state = readState(io);
-  update(state);
-  writeFileAtomic(stateFile(io), `${JSON.stringify(state, null, 2)}\n`);
 };
 
 const fileHash = async (file: string): Promise<string> => {
@@ -323,11 +296,44 @@ const waitForJob = async (
       job.total_rows > 0 ? job.processed_rows / job.total_rows : 0,
     );
     await sleep(delay);
+    // Ctrl-C's question is on screen: no more drawing until it is answered (ccp then exits).
+    await parkWhileInterrupted();
     delay = Math.min(250, delay * 2);
     job = await getJob(session, job.uuid);
   }
   progress.done();
   return job;
+};
+
+/**
+ * The upload, bounded by --timeout of silence: while the body moves, and then for the answer.
+ */
+const upload = async (
+  session: CliSession,
+  body: Awaited<ReturnType<typeof multipartBody>>,
+  idle: ReturnType<typeof idleTimeout>,
+): Promise<TImportJob> => {
+  try {
+    return await uploadLearnersImport(session.client, body, idle.signal);
+  } finally {
+    idle.clear();
+  }
+};
+
+/** A re-run of a file whose import already ended: that import's result, not a second upload. */
+const reportFinished = async (
+  io: CliIo,
+  session: CliSession,
+  job: TImportJob,
+  options: LearnersImportOptions,
+): Promise<void> => {
+  if (!options.json) {
+    printErr(
+      io,
+      `This file was already imported (job ${job.uuid}, ${job.status}); its result follows. To import it again: --again`,
+    );
+  }
+  await finish(io, session, job, options);
 };
 
 /** The summary, the error report, and the exit code of a finished job. */
@@ -337,12 +343,18 @@ const finish = async (
   job: TImportJob,
   options: { json?: boolean; errorsOut?: string },
 ): Promise<void> => {
-  if (options.errorsOut) {
-    const report = await learnersImportErrors(session.client, job.uuid);
-    await writeFile(options.errorsOut, report);
-  }
+  const report = await fetchReport(session, job, options.errorsOut);
   if (options.json) printJson(io, job);
   else {
+    // The first reasons, as the dry run shows them: most files fail for one or two reasons.
+    if (report !== null && job.failed > 0) {
+      printReasons(
+        io,
+        reportReasons(report),
+        job.failed,
+        options.errorsOut ? `in ${options.errorsOut}` : 'in the report',
+      );
+    }
     const what = job.dry_run ? 'Checked on the server' : 'Imported';
     printErr(
       io,
@@ -435,13 +447,18 @@ export async function learnersImport(
       .digest('hex');
     const progress = progressFor(io, options);
 
+    const state = importStateOf(session, io);
     let job: TImportJob | null = null;
-    const remembered = readState(io)[key];
+    const remembered = state.get(key);
     if (remembered) {
       try {
         const previous = remembered.job
           ? await getJob(session, remembered.job)
           : await jobOfLostAnswer(session, remembered);
+        if (previous && FINISHED_JOB_STATUSES.includes(previous.status) && !options.again) {
+          await reportFinished(io, session, previous, options);
+          return;
+        }
         if (previous && !FINISHED_JOB_STATUSES.includes(previous.status)) {
           job = previous;
           if (!options.json) {
@@ -462,6 +479,7 @@ export async function learnersImport(
       await currentUser(session.client);
       let sent = 0;
       const { size } = statSync(localFile);
+      const bodyProgress = idleTimeout(clientTuning(options, io).timeoutMs);
       const body = await multipartBody(
         {
           list_uuid: list?.uuid,
@@ -479,26 +497,23 @@ export async function learnersImport(
         },
         (bytes) => {
           sent += bytes;
+          bodyProgress.touch();
           progress.update(
             `Uploading ${fileName}: ${formatBytes(sent)} of ${formatBytes(size)}`,
             sent / size,
           );
         },
       );
-      const entry = {
+      const entry: ImportStateEntry = {
         job: null,
         file: path.resolve(localFile),
         file_name: fileName,
         started_at: new Date().toISOString(),
+        api_url: session.apiUrl,
       };
-      saveState(io, (state) => {
-        state[key] = entry;
-      });
-      job = await uploadLearnersImport(session.client, body);
-      const created = job;
-      saveState(io, (state) => {
-        state[key] = { ...entry, job: created.uuid };
-      });
+      state.set(key, entry);
+      job = await upload(session, body, bodyProgress);
+      state.set(key, { ...entry, job: job.uuid });
       progress.done(
         options.json
           ? undefined
@@ -511,24 +526,28 @@ export async function learnersImport(
       else printOut(io, job.uuid);
       return;
     }
+    const stopHandling = cancelOnInterrupt(io, session, job.uuid, options, () => progress.done());
     const finished = await waitForJob(io, session, job, progress);
-    saveState(io, (state) => {
-      delete state[key];
-    });
+    stopHandling();
+    const entry = state.get(key);
+    if (entry) state.set(key, { ...entry, finished: true });
     await finish(io, session, finished, options);
   } finally {
     stdin?.cleanup();
   }
 }
 
-/** `ccp learners import status <job>`: re-attaches to an import and waits for it to end. */
+/**
+ * `ccp learners import status [JOB]`: re-attaches to an import (the last one started here when no
+ * job is named) and waits for it to end.
+ */
 export async function learnersImportStatus(
-  jobUuid: string,
+  named: string | undefined,
   options: ImportStatusOptions,
   io: CliIo,
 ): Promise<void> {
   const session = requireSession(options, io);
-  const job = await getJob(session, jobUuid);
+  const job = await getJob(session, jobUuidOf(session, io, named));
   if (options.wait === false) {
     if (options.json) printJson(io, job);
     else

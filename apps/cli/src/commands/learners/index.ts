@@ -18,6 +18,8 @@ export type LearnersListOptions = GlobalOptions & {
   limit?: number;
   all?: boolean;
   json?: boolean;
+  /** One JSON object per line, written page by page. */
+  jsonl?: boolean;
 };
 
 export type LearnerActionOptions = GlobalOptions & { json?: boolean; yes?: boolean };
@@ -39,7 +41,20 @@ const LEARNER_COLUMNS: readonly TableColumn<TLearner>[] = [
   { header: 'UUID', value: (learner) => learner.uuid },
 ];
 
-/** `ccp learners list`: page after page through the data provider, newest first. */
+/** Writes `text` and waits until the stream took it, so a slow reader holds the pages back. */
+const writeOut = (io: CliIo, text: string) =>
+  new Promise<void>((resolve, reject) => {
+    io.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+
+/** One element of `JSON.stringify(array, null, 2)`, so a streamed array has the same bytes. */
+const arrayItem = (value: unknown) => JSON.stringify(value, null, 2).replace(/^/gm, '  ');
+
+/**
+ * `ccp learners list`: page after page through the data provider, newest first. JSON and JSON
+ * Lines are written as each page arrives, so `--all` holds one page at a time (issue 31: 1.7 GB
+ * for 430,000 learners when they were gathered first); the table needs every row for its widths.
+ */
 export async function learnersList(options: LearnersListOptions, io: CliIo): Promise<void> {
   const session = requireSession(options, io);
   const provider = dataProvider(session.client);
@@ -52,27 +67,44 @@ export async function learnersList(options: LearnersListOptions, io: CliIo): Pro
       : []),
     ...(list ? [{ field: 'learners_lists', operator: 'eq' as const, value: list.uuid }] : []),
   ];
-  const learners: TLearner[] = [];
-  let total = 0;
   const pageSize = Math.min(
     Number.isFinite(limit) ? limit : PAGINATION.maxPerPage,
     PAGINATION.maxPerPage,
   );
-  for (let currentPage = 1; learners.length < limit; currentPage += 1) {
-    const page = await provider.getList<TLearner>({
-      resource: 'learners',
-      pagination: { currentPage, pageSize, mode: 'server' },
-      filters,
-    });
-    total = page.total;
-    learners.push(...page.data);
-    if (page.data.length === 0 || learners.length >= total) break;
+  let total = 0;
+  let seen = 0;
+  async function* pages(): AsyncGenerator<TLearner[]> {
+    for (let currentPage = 1; seen < limit; currentPage += 1) {
+      const page = await provider.getList<TLearner>({
+        resource: 'learners',
+        pagination: { currentPage, pageSize, mode: 'server' },
+        filters,
+      });
+      total = page.total;
+      const data = page.data.slice(0, limit - seen);
+      seen += data.length;
+      if (data.length > 0) yield data;
+      if (page.data.length === 0 || seen >= total) return;
+    }
   }
-  const shown = learners.slice(0, limit);
-  if (options.json) {
-    printJson(io, shown);
+
+  if (options.jsonl) {
+    for await (const data of pages()) {
+      await writeOut(io, data.map((learner) => `${JSON.stringify(learner)}\n`).join(''));
+    }
     return;
   }
+  if (options.json) {
+    let first = true;
+    for await (const data of pages()) {
+      await writeOut(io, `${first ? '[\n' : ',\n'}${data.map(arrayItem).join(',\n')}`);
+      first = false;
+    }
+    await writeOut(io, first ? '[]\n' : '\n]\n');
+    return;
+  }
+  const shown: TLearner[] = [];
+  for await (const data of pages()) shown.push(...data);
   if (shown.length === 0) {
     printErr(io, options.archived ? 'No archived learners.' : 'No learners.');
     return;

@@ -12,8 +12,8 @@ import { ZLoginRequestSchema, ZOtpCodeSchema } from '@ccp/schemas';
 import type { TUser } from '@ccp/schemas';
 
 import type { GlobalOptions } from '../../lib/client.ts';
-import { cliClientEvents, openSession, revokeSession } from '../../lib/client.ts';
-import { AuthError, UsageError } from '../../lib/errors.ts';
+import { clientTuning, cliClientEvents, openSession, revokeSession } from '../../lib/client.ts';
+import { AuthError, SESSION_EXPIRED, UsageError } from '../../lib/errors.ts';
 import { canPrompt, canSpin } from '../../lib/interactive.ts';
 import { sayText, specText } from '../../lib/texts.ts';
 import type { CliIo } from '../../lib/io.ts';
@@ -95,12 +95,14 @@ export async function login(options: LoginOptions, io: CliIo): Promise<void> {
   }
 
   // The sign-in runs on its own in-memory session: a failure must not touch the stored one.
-  const events = cliClientEvents(io, apiUrl, lang);
+  const tuning = clientTuning(options, io);
+  const events = cliClientEvents(io, apiUrl, lang, SESSION_EXPIRED, tuning.timeoutMs);
   const client = createHttpClient({
     apiUrl,
     tokens: memoryTokenStore(),
     events,
     language: () => lang,
+    ...tuning,
   });
   const spin = canSpin(io, options);
 
@@ -161,9 +163,11 @@ export async function login(options: LoginOptions, io: CliIo): Promise<void> {
   if (!tokens) throw new AuthError(specText(lang, 'otpInvalid'));
   const previous = store.get();
   store.set(tokens);
+  // The next commands talk to this URL without --api-url (it goes with the credentials).
+  if ('remember' in store) store.remember();
   // Replacing a session: end the old one on the server too (quietly; it may be long dead).
   if (previous && previous.refresh_token !== tokens.refresh_token) {
-    await revokeSession(apiUrl, previous, {}, lang);
+    await revokeSession(apiUrl, previous, {}, lang, tuning);
   }
   printErr(io, `Signed in as ${user.email} (${user.company.name})`);
 }

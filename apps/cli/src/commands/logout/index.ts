@@ -1,5 +1,6 @@
 import type { GlobalOptions } from '../../lib/client.ts';
-import { cliClientEvents, openSession, revokeSession } from '../../lib/client.ts';
+import { clientTuning, cliClientEvents, openSession, revokeSession } from '../../lib/client.ts';
+import { SESSION_EXPIRED } from '../../lib/errors.ts';
 import { canSpin } from '../../lib/interactive.ts';
 import type { CliIo } from '../../lib/io.ts';
 import { printErr } from '../../lib/io.ts';
@@ -20,7 +21,13 @@ export async function logout(options: LogoutOptions, io: CliIo): Promise<void> {
   }
   try {
     await withSpinner(io, canSpin(io), 'Signing out…', () =>
-      revokeSession(apiUrl, tokens, cliClientEvents(io, apiUrl, lang), lang),
+      revokeSession(
+        apiUrl,
+        tokens,
+        cliClientEvents(io, apiUrl, lang, SESSION_EXPIRED, clientTuning(options, io).timeoutMs),
+        lang,
+        clientTuning(options, io),
+      ),
     );
   } finally {
     store.clear();

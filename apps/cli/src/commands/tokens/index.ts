@@ -113,7 +113,14 @@ export async function tokensList(options: TokensOptions, io: CliIo): Promise<voi
         { header: 'NAME', value: (token) => token.name },
         { header: 'SCOPES', value: (token) => token.scopes.join(',') },
         { header: 'TOKEN', value: (token) => token.hint },
-        { header: 'EXPIRES', value: (token) => dateOf(token.expires_at) },
+        {
+          header: 'EXPIRES',
+          // An expired token is still listed (it can be revoked) but no longer works: say so.
+          value: (token) =>
+            Date.parse(token.expires_at) <= Date.now()
+              ? `${dateOf(token.expires_at)} (expired)`
+              : dateOf(token.expires_at),
+        },
         { header: 'LAST USED', value: (token) => dateOf(token.last_used_at) },
         { header: 'UUID', value: (token) => token.uuid },
       ],

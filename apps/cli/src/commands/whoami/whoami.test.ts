@@ -31,7 +31,11 @@ describe('ccp whoami', () => {
     const result = await runInProcess(['whoami', '--json'], {
       env: { CCP_CONFIG_DIR: dir, CCP_API_URL: 'http://127.0.0.1:9' },
     });
-    expect(result).toEqual({ code: 4, stdout: '', stderr: 'Not signed in. Run: ccp login\n' });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: 'Not signed in to http://127.0.0.1:9. Run: ccp login\n',
+    });
   });
 
   it('reads a session stored for another API URL as signed out', async () => {
@@ -55,7 +59,7 @@ describe('ccp whoami', () => {
     const result = await runInProcess(['whoami'], { env: { CCP_CONFIG_DIR: dir } });
     expect(result.code).toBe(4);
     expect(result.stderr).toBe(
-      `Warning: ${file} is corrupt and was ignored; you are signed out. Run: ccp login\nNot signed in. Run: ccp login\n`,
+      `Warning: ${file} is corrupt and was ignored; you are signed out. Run: ccp login\nNot signed in to http://127.0.0.1:8080. Run: ccp login\n`,
     );
   });
 

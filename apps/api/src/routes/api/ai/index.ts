@@ -18,6 +18,7 @@ import {
   ZCourseParamsSchema,
   publishCheck,
   toPublishCourse,
+  EDITABLE_COURSE_STATUSES,
 } from '@ccp/schemas';
 import type { TAiGenerator, TFieldErrors, TLesson, TLessonInput, TLocale } from '@ccp/schemas';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
@@ -79,7 +80,7 @@ type TTranslation = {
   inScope: (day: number) => boolean;
   now: Date;
 };
-const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+const EDITABLE_STATUSES = EDITABLE_COURSE_STATUSES;
 // The creator is told an administrator can connect a provider; how is for the server's log.
 const OPERATOR_AI_HINT =
   'No AI provider is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible service).';

@@ -3,6 +3,7 @@ import {
   ZCourseExportResponseSchema,
   ZExportDownloadResponseSchema,
   ZExportParamsSchema,
+  ZExportFormatQuerySchema,
   ZExportResponseSchema,
   ZUuidSchema,
 } from '@ccp/schemas';
@@ -75,6 +76,7 @@ export const analyticsExportRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           summary,
           params: ZCourseExportParamsSchema,
+          querystring: ZExportFormatQuerySchema,
           response: { 201: ZExportResponseSchema },
         },
       },
@@ -82,7 +84,13 @@ export const analyticsExportRoutes: FastifyPluginAsyncZod = async (app) => {
         const course = await courseOf(request, request.params.courseId);
         const user = userOf(request);
         const language = requestLanguage(request);
-        const created = await createExport(app, { type, course, user, language });
+        const created = await createExport(app, {
+          type,
+          course,
+          user,
+          language,
+          format: request.query,
+        });
         await mailExportReady(app, {
           exportId: created.export_id,
           type,

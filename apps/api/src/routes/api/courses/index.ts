@@ -15,6 +15,7 @@ import {
   publishCheck,
   publishProblemsToFieldErrors,
   toPublishCourse,
+  EDITABLE_COURSE_STATUSES,
 } from '@ccp/schemas';
 import type { TCourseStatus, TFieldErrors } from '@ccp/schemas';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
@@ -66,7 +67,7 @@ import {
 } from './usage.ts';
 
 const TAGS = ['courses'];
-const EDITABLE_STATUSES: readonly string[] = ['draft', 'scheduled', 'paused'];
+const EDITABLE_STATUSES = EDITABLE_COURSE_STATUSES;
 const CANCELABLE_STATUSES: readonly string[] = ['scheduled', 'active', 'paused'];
 
 // These bodies are JSON or multipart: the handler validates them with the schema their content
