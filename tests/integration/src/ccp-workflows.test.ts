@@ -796,7 +796,7 @@ describe('ccp in a CI job (issue 31)', () => {
       ['--api-url', api.url, 'login', '--email', 'creator@example.com', '--password-stdin'],
       { env: { ...env, CCP_TOTP_SECRET: 'JBSWY3DPEHPK3PXP' }, input: `${DEMO_PASSWORD}\n` },
     );
-    expect(login.code).toBe(0);
+    expect({ code: login.code, stderr: login.stderr }).toMatchObject({ code: 0 });
     const whoami = await ccp(['whoami', '--json'], { env });
     expect(whoami.code).toBe(0);
     expect(JSON.parse(whoami.stdout)).toMatchObject({ email: 'creator@example.com' });

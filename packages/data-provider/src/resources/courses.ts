@@ -1,7 +1,7 @@
 import type { TPaginationLinks, TPaginationMeta } from '@ccp/schemas';
 import type { CustomParams } from '@refinedev/core';
 
-import { apiData, fillPath, paginatedResult, segment, wholeList } from '../utils/api.ts';
+import { apiData, fillPath, paginatedResult, quietFor, segment, wholeList } from '../utils/api.ts';
 import {
   isServerPagination,
   pageQuery,
@@ -50,6 +50,7 @@ export const coursesResource: ResourceHandlers = {
       archived: { operators: ['eq'], param: 'archived' },
     });
     const { meta } = context;
+    const quiet = quietFor(meta);
     const archived = toBoolean('archived', filters.archived ?? meta.archived ?? false);
     // Client-side or no pagination needs every course: the API's paginate=false.
     const paginate =
@@ -63,7 +64,12 @@ export const coursesResource: ResourceHandlers = {
       data: unknown[];
       meta?: TPaginationMeta;
       links?: TPaginationLinks;
-    }>(await coursesPath(context), { query, signal: context.signal });
+    }>(await coursesPath(context), {
+      query,
+      signal: context.signal,
+      // A caller that tells the user itself (meta.errorFeedback 'caller') is told nothing here.
+      ...(quiet ? { quiet } : {}),
+    });
     return paginate ? paginatedResult('courses', body) : wholeList(body.data);
   },
   getOne: async (id, context) =>
