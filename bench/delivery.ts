@@ -23,7 +23,7 @@ import { newUuid } from '../apps/api/src/lib/ids.ts';
 import { startFakeWhatsApp } from '../apps/api/test/fakes/whatsapp.ts';
 import type { WhatsAppMessage } from '../apps/api/test/fakes/whatsapp.ts';
 import { validCourseBody } from '../apps/api/test/fixtures/courses.ts';
-import { createBenchAccount } from './lib/account.ts';
+import { benchApi, createBenchAccount } from './lib/account.ts';
 import type { WorkerConfig, WorkerReport } from './lib/delivery-worker.ts';
 
 // Real delivery at volume (issue 16): 10 000 lessons due at once on one WhatsApp connection,
@@ -133,12 +133,7 @@ const prepare = async (fake: Fake): Promise<Bench> => {
     app.db,
     learners.map((learner) => ({ list_uuid: listUuid, learner_uuid: learner.uuid })),
   );
-  const ask = async (method: 'POST' | 'PUT', url: string, payload: unknown) => {
-    const response = await app.inject({ method, url, headers, payload: payload as object });
-    if (response.statusCode >= 300)
-      throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body}`);
-    return response.json<{ data: Record<string, unknown> }>();
-  };
+  const ask = benchApi(app, headers);
   const connection = await ask('PUT', '/api/v1/channel-connections/whatsapp', {
     fields: {
       business_account_id: fake.businessAccountId,

@@ -12,7 +12,7 @@ import { insertLearnerRows } from '../apps/api/src/learners/learners-repository.
 import { createManualClock } from '../apps/api/src/lib/clock.ts';
 import { newUuid } from '../apps/api/src/lib/ids.ts';
 import { validCourseBody } from '../apps/api/test/fixtures/courses.ts';
-import { createBenchAccount } from './lib/account.ts';
+import { benchApi, createBenchAccount } from './lib/account.ts';
 
 // Planning at volume with the learner's hours (issue 28): publishing a 10-lesson course to 10,000
 // learners (one lesson_deliveries row each per day) under CET as before, and under each learner's
@@ -89,12 +89,7 @@ const publishOnce = async (setting: Setting): Promise<number> => {
       app.db,
       learners.map((learner) => ({ list_uuid: listUuid, learner_uuid: learner.uuid })),
     );
-    const ask = async (method: 'POST' | 'PUT', url: string, payload: unknown) => {
-      const response = await app.inject({ method, url, headers, payload: payload as object });
-      if (response.statusCode >= 300)
-        throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body}`);
-      return response.json<{ data: Record<string, unknown> }>();
-    };
+    const ask = benchApi(app, headers);
     if (setting.hours) await ask('PUT', '/api/v1/company/delivery-hours', setting.hours);
     const courses = `/api/v1/classrooms/${classroomUuid}/courses`;
     const draft = await ask('POST', courses, { name: 'Bench', description: 'Planning bench.' });
