@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
@@ -10,6 +8,8 @@ import { sql } from 'kysely';
 import { createDatabase, migrateToLatest } from '../apps/api/src/db/index.ts';
 import type { DatabaseConfig } from '../apps/api/src/db/index.ts';
 import { buildDataset } from './lib/dataset.ts';
+import { startLearnersServer } from './lib/learners-process.ts';
+import type { LearnersServer as Server } from './lib/learners-process.ts';
 
 // The learners list at scale (issue 14): 100 000 learners of one company (created in one instant,
 // as one import makes them; a third with a phone; all in one list), asked as the web app asks:
@@ -83,42 +83,6 @@ const copyToPostgres = async (file: string, url: string) => {
   };
 };
 
-type Server = { port: number; token: string; cpuMs: () => number; stop: () => void };
-
-/** CPU time (user + system) a process has used so far, from /proc (Linux). */
-const cpuMsOf = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-
-const startServer = (config: DatabaseConfig, dataDir: string, userUuid: string) =>
-  new Promise<Server>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        new URL('./lib/learners-server.ts', import.meta.url).pathname,
-        JSON.stringify(config),
-        dataDir,
-        userUuid,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the API stopped (exit ${code})`)));
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      const { port, token } = JSON.parse(line) as { port: number; token: string };
-      resolve({
-        port,
-        token,
-        cpuMs: () => cpuMsOf(child.pid!),
-        stop: () => child.kill('SIGTERM'),
-      });
-    });
-  });
-
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? NaN
@@ -180,7 +144,7 @@ const main = async () => {
   const dataset = await buildDataset({ learners: LEARNERS, courses: [] });
   const postgres = values.postgres ? await copyToPostgres(dataset.file, values.postgres) : null;
   const config: DatabaseConfig = postgres?.config ?? { dialect: 'sqlite', file: dataset.file };
-  const server = await startServer(config, dataset.dataDir, dataset.userUuid);
+  const server = await startLearnersServer(config, dataset.dataDir, dataset.userUuid);
   const lastPage = Math.ceil(LEARNERS / PER_PAGE);
   const deepPage = Math.floor(lastPage / 2);
   const list = `/api/v1/learners`;

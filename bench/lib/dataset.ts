@@ -108,15 +108,12 @@ export const buildDataset = async ({
   let deliveries = 0;
 
   db.transaction(() => {
-    db.prepare(`INSERT INTO companies VALUES (?, 'Bench Co', 'enterprise', ?)`).run(
-      companyUuid,
-      NOW,
-    );
-    db.prepare(`INSERT INTO classrooms VALUES (?, ?, 'Bench', 0, ?)`).run(
-      classroomUuid,
-      companyUuid,
-      NOW,
-    );
+    db.prepare(
+      `INSERT INTO companies (uuid, name, plan_key, created_at) VALUES (?, 'Bench Co', 'enterprise', ?)`,
+    ).run(companyUuid, NOW);
+    db.prepare(
+      `INSERT INTO classrooms (uuid, company_uuid, name, position, created_at) VALUES (?, ?, 'Bench', 0, ?)`,
+    ).run(classroomUuid, companyUuid, NOW);
     db.prepare(
       `INSERT INTO users (uuid, company_uuid, email, password_hash, first_name, last_name, avatar,
          locale, is_admin, is_2fa_enabled, totp_secret, totp_pending_secret, totp_last_step,

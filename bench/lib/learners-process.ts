@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+import type { DatabaseConfig } from '../../apps/api/src/db/index.ts';
+
+// The API of the learners benches (bench/learners.ts, bench/cli.ts list-all) in a process of its
+// own (./learners-server.ts), so the load generator or the measured client shares no event loop
+// with it.
+
+export type LearnersServer = {
+  port: number;
+  token: string;
+  cpuMs: () => number;
+  stop: () => void;
+};
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux). */
+export const cpuMsOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+export const startLearnersServer = (config: DatabaseConfig, dataDir: string, userUuid: string) =>
+  new Promise<LearnersServer>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        new URL('./learners-server.ts', import.meta.url).pathname,
+        JSON.stringify(config),
+        dataDir,
+        userUuid,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the API stopped (exit ${code})`)));
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      const { port, token } = JSON.parse(line) as { port: number; token: string };
+      resolve({
+        port,
+        token,
+        cpuMs: () => cpuMsOf(child.pid!),
+        stop: () => child.kill('SIGTERM'),
+      });
+    });
+  });
