@@ -4,8 +4,8 @@ import path from 'node:path';
 import { DEMO_TOTP_SECRET } from '../helpers/accounts.ts';
 import { FAKE_PROVIDERS_FILE } from '../helpers/providers.ts';
 
-// The server under test: `npm start`'s server (apps/api/src/server.ts), in this process, on a
-// fresh SQLite database in the run's temporary directory (the demo is seeded into the empty
+// The server under test: what `npm start` runs (the built apps/api/dist/server.js, so a defect
+// of the bundle shows here as it would to users), in this process, on a fresh SQLite database in the run's temporary directory (the demo is seeded into the empty
 // database). Playwright starts it (playwright.config.ts `webServer`) and stops it with SIGTERM.
 
 const tmp = process.env.CCP_E2E_TMP;
@@ -45,4 +45,4 @@ Object.assign(process.env, providers.env);
 process.env.CCP_SECRETS_KEY ??= Buffer.alloc(32, 7).toString('base64');
 writeFileSync(path.join(tmp, FAKE_PROVIDERS_FILE), JSON.stringify(providers.fields));
 
-await import('../../../apps/api/src/server.ts');
+await import('../../../apps/api/dist/server.js');
