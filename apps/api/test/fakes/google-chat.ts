@@ -382,7 +382,10 @@ export const startFakeGoogleChat = async ({
       /** `email` clicks answer `index` of `message`: the CARD_CLICKED event Chat posts. */
       click: (message: ChatMessage, index: number, options: ChatEventOptions) => {
         const sections = message.cardsV2[0].card.sections as any[];
-        const buttons = sections.at(-1).widgets[0].buttonList.buttons as any[];
+        // The card's buttons: the last section's button list (a lesson card's only widget there;
+        // an invitation's follows its text).
+        const buttons = (sections.at(-1).widgets as any[]).find((widget) => widget.buttonList)
+          .buttonList.buttons as any[];
         const action = buttons[index].onClick.action;
         // An app built as a Workspace add-on has no named functions: a card action's `function`
         // is the URL of the HTTP endpoint the click is posted to, and the action is told apart
