@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TChannelKey } from '@ccp/schemas';
 
 import { startFakeProviders } from '../fakes/providers.ts';
-import { DAY1, START } from '../fixtures/channels.ts';
+import { DAY1, START, WEBHOOK } from '../fixtures/channels.ts';
 import {
   authHeaders,
   createWorld,
@@ -25,13 +25,6 @@ import { buildTestApp, call } from '../helper.ts';
 // In the delivery folder, so `npm run test:built` runs it against the built server too.
 
 const PUBLIC_URL = 'https://ccp.example.test';
-const WEBHOOK: Record<TChannelKey, string> = {
-  slack: 'slack',
-  webex: 'webex',
-  whatsapp: 'whatsapp',
-  'ms-teams': 'teams',
-  'google-chat': 'google-chat',
-};
 const CHANNELS = Object.keys(WEBHOOK) as TChannelKey[];
 const PHONE = '+393331234567';
 const later = (minutes: number) => new Date(Date.parse(DAY1) + minutes * 60_000).toISOString();
