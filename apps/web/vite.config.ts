@@ -6,7 +6,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 
-import { DEFAULT_LOCALE } from '../../packages/schemas/src/constants.ts';
+import { DEFAULT_LOCALE, LOCALES } from '../../packages/schemas/src/constants.ts';
+import { BOOT_TEXT_KEYS, pickTexts } from './src/boot/boot-texts.ts';
 
 const WORKSPACE_PACKAGE = /\/packages\/(schemas|data-provider)\//;
 
@@ -64,9 +65,30 @@ const precompress = (): Plugin => ({
   },
 });
 
-// The default language's texts are fetched with the entry instead of after it has run (the
-// language is picked at run time, so Vite cannot know it): one round trip less before /login
-// shows. Visitors who chose Italian or German fetch 7 KB they do not use.
+// The sign-in screen's texts of each language (src/boot/boot-texts.ts) as a module of their own,
+// `virtual:boot-texts/<language>`, so /login loads a few hundred bytes of texts instead of the
+// whole language.
+const BOOT_TEXTS = 'virtual:boot-texts/';
+const LOCALES_DIR = path.resolve(import.meta.dirname, '../../locales');
+const bootTexts = (): Plugin => ({
+  name: 'ccp:boot-texts',
+  resolveId: (source) => (source.startsWith(BOOT_TEXTS) ? `\0${source}` : null),
+  load(id) {
+    if (!id.startsWith(`\0${BOOT_TEXTS}`)) return null;
+    const language = id.slice(BOOT_TEXTS.length + 1);
+    if (!(LOCALES as readonly string[]).includes(language)) {
+      throw new Error(`No language "${language}" (${LOCALES.join(', ')}).`);
+    }
+    const file = path.join(LOCALES_DIR, `${language}.json`);
+    this.addWatchFile(file);
+    const texts = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return `export default ${JSON.stringify(pickTexts(texts, BOOT_TEXT_KEYS))};`;
+  },
+});
+
+// The default language's sign-in texts are fetched with the entry instead of after it has run
+// (the language is picked at run time, so Vite cannot know it): one round trip less before
+// /login shows.
 const preloadDefaultTexts = (): Plugin => ({
   name: 'ccp:preload-default-texts',
   apply: 'build',
@@ -75,10 +97,9 @@ const preloadDefaultTexts = (): Plugin => ({
     handler: (_html, context) => {
       const chunk = Object.values(context.bundle ?? {}).find(
         (output) =>
-          output.type === 'chunk' &&
-          output.facadeModuleId?.endsWith(`/locales/${DEFAULT_LOCALE}.json`),
+          output.type === 'chunk' && output.facadeModuleId === `\0${BOOT_TEXTS}${DEFAULT_LOCALE}`,
       );
-      if (!chunk) throw new Error(`No chunk holds locales/${DEFAULT_LOCALE}.json.`);
+      if (!chunk) throw new Error(`No chunk holds ${BOOT_TEXTS}${DEFAULT_LOCALE}.`);
       return [
         {
           tag: 'link',
@@ -97,6 +118,7 @@ export default defineConfig({
     react(),
     sideEffectFreeWorkspace(),
     sideEffectFreeMarkdown(),
+    bootTexts(),
     preloadDefaultTexts(),
     precompress(),
   ],

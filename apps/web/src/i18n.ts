@@ -31,7 +31,17 @@ const PACKS: Record<TLocale, () => Promise<TLanguagePack>> = {
   },
 };
 
+// The sign-in screen's texts of each language (boot/boot-texts.ts): all a signed-out /login
+// needs before the user types.
+const BOOT_PACKS: Record<TLocale, () => Promise<Record<string, unknown>>> = {
+  en: async () => (await import('virtual:boot-texts/en')).default,
+  it: async () => (await import('virtual:boot-texts/it')).default,
+  de: async () => (await import('virtual:boot-texts/de')).default,
+};
+
 const antdLocales = new Map<TLocale, TAntdLocale>();
+/** The languages whose whole texts are loaded (not only the sign-in screen's). */
+const complete = new Set<TLocale>();
 
 export const isLocale = (value: unknown): value is TLocale =>
   typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
@@ -57,28 +67,44 @@ export const detectLanguage = (): TLocale => {
 };
 
 const ensurePack = async (lng: TLocale) => {
-  if (i18n.hasResourceBundle(lng, 'translation')) return;
+  if (complete.has(lng)) return;
   const pack = await PACKS[lng]();
   antdLocales.set(lng, pack.antd);
-  i18n.addResourceBundle(lng, 'translation', pack.texts);
+  // Deep, over the sign-in texts if those came first.
+  i18n.addResourceBundle(lng, 'translation', pack.texts, true, true);
+  complete.add(lng);
 };
+
+/** The interface language's whole texts (a signed-out /login starts with its own only). */
+export const loadAllTexts = (): Promise<void> => ensurePack(currentLanguage());
 
 const reflect = (lng: string) => {
   if (isLocale(lng)) document.documentElement.lang = lng;
 };
 
-export const initI18n = async (): Promise<void> => {
+/**
+ * i18next in the detected language, with its whole texts, or with the sign-in screen's only
+ * (`signInOnly`: the rest follows with loadAllTexts, and what shows re-renders when it arrives).
+ */
+export const initI18n = async ({ signInOnly = false } = {}): Promise<void> => {
   const lng = detectLanguage();
-  const pack = await PACKS[lng]();
-  antdLocales.set(lng, pack.antd);
+  const texts = signInOnly
+    ? await BOOT_PACKS[lng]()
+    : await PACKS[lng]().then((pack) => {
+        antdLocales.set(lng, pack.antd);
+        complete.add(lng);
+        return pack.texts;
+      });
   i18n.on('languageChanged', reflect);
   await i18n.use(initReactI18next).init({
     lng,
     // The locale parity test keeps every language complete, so no fallback chain is needed.
     fallbackLng: false,
     supportedLngs: [...LOCALES],
-    resources: { [lng]: { translation: pack.texts } },
+    resources: { [lng]: { translation: texts } },
     interpolation: { escapeValue: false },
+    // Texts added later (the whole language after the sign-in screen's) re-render what shows.
+    react: { bindI18nStore: 'added' },
   });
   reflect(lng);
 };

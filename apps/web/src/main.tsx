@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 
 import { SignInShell } from './boot/sign-in-shell.tsx';
 import { ROUTES } from './config.ts';
-import { initI18n } from './i18n.ts';
+import { initI18n, loadAllTexts } from './i18n.ts';
 import { safeReturnPath } from './lib/guards.ts';
 import { preloadFor } from './pages/loaders.ts';
 import { hasStoredTokens, loadProviders } from './providers/lazy.ts';
@@ -19,7 +19,7 @@ const loadApp = () => import('./App.tsx');
 const startApp = async () => {
   // A failed chunk load (a new deployment, a dropped connection) starts over with a full load;
   // the tokens are stored by then, so the page opens signed in.
-  const { App } = await loadApp().catch((error: unknown) => {
+  const [{ App }] = await Promise.all([loadApp(), loadAllTexts()]).catch((error: unknown) => {
     window.location.reload();
     throw error;
   });
@@ -35,6 +35,7 @@ const prepareSignedIn = () => {
   // A failure here shows when the app is needed (startApp).
   loadApp().catch(() => undefined);
   loadProviders().catch(() => undefined);
+  loadAllTexts().catch(() => undefined);
   const target = safeReturnPath(new URLSearchParams(window.location.search).get('to'));
   preloadFor(new URL(target ?? ROUTES.dashboard, window.location.origin).pathname, true);
 };
@@ -52,8 +53,9 @@ if (!signInFirst) {
   if (signedIn) loadProviders().catch(() => undefined);
 }
 
-// The texts of the chosen language load before the first render, so nothing flashes in English.
-void initI18n().then(() => {
+// The texts of the chosen language load before the first render, so nothing flashes in English:
+// only the sign-in screen's on a signed-out /login (the rest once the user types).
+void initI18n({ signInOnly: signInFirst }).then(() => {
   if (!signInFirst) return startApp();
   root.render(
     <StrictMode>

@@ -15,13 +15,18 @@ import {
 } from '../../components/plain/controls.tsx';
 import { ROUTES } from '../../config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { loadAllTexts } from '../../i18n.ts';
 import { loadedProviders, loadProviders } from '../../providers/lazy.ts';
 
 type TStep = 'credentials' | 'otp' | 'recovery' | 'recoveryLow';
 type TFailure = 'invalidCredentials' | 'otpInvalid' | null;
 
-// Warm the client up once the user types (not on the autofocus: /login must load it lazily).
-const preload = () => void loadProviders();
+// Warm the client and the language's whole texts up once the user types (not on the autofocus:
+// /login must load them lazily); the texts are there before any message needs them.
+const preload = () => {
+  void loadProviders();
+  void loadAllTexts();
+};
 
 type Props = {
   /** Signed in (or signed in without 2FA yet): whoever shows the page moves on (the guards). */
