@@ -27,6 +27,8 @@ export const startLearnersServer = (config: DatabaseConfig, dataDir: string, use
     const child = spawn(
       process.execPath,
       [
+        // BENCH_SERVER_NODE_ARGS: e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the API.
+        ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
         '--import',
         'tsx',
         new URL('./learners-server.ts', import.meta.url).pathname,
