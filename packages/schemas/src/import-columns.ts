@@ -300,6 +300,12 @@ export type TImportHeaderMatch = {
 export type TImportColumnIndexes = Partial<Record<TImportColumn, number>> & {
   /** More columns of IMPORT_MULTI_COLUMNS, strongest first (after the one above). */
   alternatives?: Partial<Record<TImportColumn, number[]>>;
+  /**
+   * The country of national numbers chosen for a phone column, by position (the upload's
+   * `phone_countries`, see applyImportPhoneCountries); other phone columns use the row's or the
+   * file's country (IMPORT_PHONE_COUNTRY_PRECEDENCE).
+   */
+  phoneCountries?: Record<number, string>;
 };
 
 export type TImportHeader = {

@@ -1,9 +1,13 @@
 import { getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { CountryCode, NumberType, PhoneNumber } from 'libphonenumber-js/max';
 
+import { z } from 'zod';
+
 import { PHONE_PREFERRED_COUNTRIES } from './constants.ts';
-import { fillMessage } from './import-columns.ts';
+import { fillMessage, normalizeHeaderName } from './import-columns.ts';
+import type { TImportColumnIndexes, TImportHeader } from './import-columns.ts';
 import { MESSAGES } from './messages.ts';
+import { isKnownCountry } from './phone-country.ts';
 import { phoneCountry } from './phone-number.ts';
 
 // The phone of an import row as it will be stored, or why it cannot be (issue 26). A lesson sent
@@ -99,6 +103,34 @@ export type TImportPhoneOptions = {
   defaultCountry: string;
   /** The row's own country (a country column: code or name), which wins over the file's. */
   rowCountry?: string | undefined;
+  /** The country chosen for the phone's column (upload field `phone_countries`), which wins over both. */
+  columnCountry?: string | undefined;
+};
+
+/**
+ * Where the country of a national number comes from, strongest first (decision in
+ * docs/decisions.md): the user's choice for the phone's column ("Mobile (Ireland)" is Irish
+ * whoever the learner is), then the row's country column (where this learner is), then the
+ * file's country. The first two are statements about the number, so their reading is stored
+ * when valid; the file's country is a guess, checked against the other evident countries.
+ */
+export const IMPORT_PHONE_COUNTRY_PRECEDENCE = ['column', 'row', 'file'] as const;
+export type TImportPhoneCountrySource = (typeof IMPORT_PHONE_COUNTRY_PRECEDENCE)[number];
+
+/** The country national numbers of one cell are read in, and which choice gave it. */
+export const importPhoneCountryOf = (
+  options: TImportPhoneOptions,
+): { country: CountryCode; source: TImportPhoneCountrySource } => {
+  const given: Record<TImportPhoneCountrySource, CountryCode | undefined> = {
+    column: phoneCountry(options.columnCountry),
+    row: countryOfCell(options.rowCountry),
+    file: phoneCountry(options.defaultCountry),
+  };
+  for (const source of IMPORT_PHONE_COUNTRY_PRECEDENCE) {
+    const country = given[source];
+    if (country) return { country, source };
+  }
+  return { country: 'IT', source: 'file' };
 };
 
 /**
@@ -114,8 +146,8 @@ export const readImportPhone = (
 ): TImportPhoneReading => {
   const text = raw?.trim() ?? '';
   if (text === '') return { ok: true, phone: null };
-  const rowCountry = countryOfCell(options.rowCountry);
-  const country = rowCountry ?? phoneCountry(options.defaultCountry) ?? ('IT' as const);
+  const { country, source } = importPhoneCountryOf(options);
+  const chosen = source !== 'file';
   const cleaned = text.replace(SEPARATORS, '');
   const international = cleaned.startsWith('+')
     ? cleaned
@@ -145,8 +177,8 @@ export const readImportPhone = (
     ),
   );
   if (readings.length === 0) return refuse(MESSAGES.importPhoneInvalid, text, country, []);
-  // The row's own country column says where this learner is: its reading wins.
-  if (own && rowCountry) return { ok: true, phone: own };
+  // A column's country or the row's country column says where the number is: its reading wins.
+  if (own && chosen) return { ok: true, phone: own };
   if (readings.length === 1) {
     const [only] = readings as [TImportPhone];
     if (own && only.e164 === own.e164) return { ok: true, phone: own };
@@ -194,4 +226,71 @@ export const countryOfCell = (value: string | undefined): CountryCode | undefine
   const text = value?.trim() ?? '';
   if (text === '') return undefined;
   return phoneCountry(text) ?? namesOfCountries().get(normalizedName(text));
+};
+
+// ---------------------------------------------------------------------------------------------
+// The country of national numbers per phone column (a file with "Mobile (Ireland)" and "Office
+// phone"): the upload's `phone_countries`, the CLI's `--phone-country`, the mapping step's select.
+
+/**
+ * `{ "Mobile (Ireland)": "IE" }`: a phone column's header, as the file writes it (matched like
+ * the column overrides: case, accents, spaces and punctuation do not matter) → ISO country.
+ */
+export const ZImportPhoneCountriesSchema = z.record(
+  z.string().trim().min(1).max(255),
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine(isKnownCountry, { error: MESSAGES.importPhoneCountryInvalid }),
+  { error: MESSAGES.importPhoneCountriesInvalid },
+);
+export type TImportPhoneCountries = z.infer<typeof ZImportPhoneCountriesSchema>;
+
+/**
+ * `Mobile (Ireland)=IE` (or several, e.g. repeated `--phone-country` flags) as phone countries.
+ * The header may hold `=`: the last one separates the country. Throws an Error naming the part.
+ */
+export const parseImportPhoneCountries = (
+  texts: string | readonly string[],
+): TImportPhoneCountries => {
+  const countries: TImportPhoneCountries = {};
+  for (const text of typeof texts === 'string' ? [texts] : texts) {
+    const at = text.lastIndexOf('=');
+    const header = at === -1 ? '' : text.slice(0, at).trim();
+    const country = at === -1 ? '' : text.slice(at + 1).trim();
+    if (header === '' || !isKnownCountry(country)) {
+      throw new Error(
+        `"${text.trim()}" is not HEADER=COUNTRY with a two-letter country code such as IE.`,
+      );
+    }
+    countries[header] = country.toUpperCase();
+  }
+  return countries;
+};
+
+/**
+ * The matched columns with the chosen countries of their phone columns (`phoneCountries`, by
+ * position, read by the shared row check), and a problem for each chosen header that is not a
+ * column of the file read as a phone.
+ */
+export const applyImportPhoneCountries = (
+  matched: Pick<TImportHeader, 'columns' | 'matches'>,
+  chosen: TImportPhoneCountries | undefined,
+): { columns: TImportColumnIndexes; problems: string[] } => {
+  const entries = Object.entries(chosen ?? {});
+  if (entries.length === 0) return { columns: matched.columns, problems: [] };
+  const phoneCountries: Record<number, string> = {};
+  const problems: string[] = [];
+  for (const [header, country] of entries) {
+    const wanted = normalizeHeaderName(header);
+    const phones = matched.matches.filter(
+      (match) => match.column === 'phone' && normalizeHeaderName(match.header) === wanted,
+    );
+    if (phones.length === 0) {
+      problems.push(fillMessage(MESSAGES.importPhoneCountryColumn, { column: header.trim() }));
+    }
+    for (const match of phones) phoneCountries[match.index] = country.toUpperCase();
+  }
+  return { columns: { ...matched.columns, phoneCountries }, problems };
 };

@@ -3,7 +3,7 @@ import { CHANNEL_CONTACT, DEFAULT_LOCALE, LOCALES, TEXT_LIMITS } from './constan
 import type { TChannelKey, TLocale } from './constants.ts';
 import { IMPORT_COLUMNS, IMPORT_MULTI_VALUE_SEPARATOR, fillMessage } from './import-columns.ts';
 import type { TImportColumn, TImportColumnIndexes } from './import-columns.ts';
-import { countryOfCell, isLandline, readImportPhone } from './import-phone.ts';
+import { isLandline, readImportPhone } from './import-phone.ts';
 import type { TImportPhone, TImportPhoneReading } from './import-phone.ts';
 import { toChannelKey, validateLearnerInput } from './learner.ts';
 import type { TLearnerInput } from './learner.ts';
@@ -66,22 +66,29 @@ const firstValue = (cell: string): string => {
   return at === -1 ? cell : cell.slice(0, at);
 };
 
-/** Every non-empty value of a multi column (its strongest header first), multi-values split. */
+/**
+ * Every non-empty value of a multi column (its strongest header first), multi-values split, with
+ * the position of the column it came from.
+ */
 const valuesOf = (cells: readonly string[], columns: TImportColumnMap, column: TImportColumn) => {
   const first = columns[column];
   if (first === undefined) return [];
-  const values: string[] = [];
+  const values: { text: string; index: number }[] = [];
   for (const index of [first, ...(columns.alternatives?.[column] ?? [])]) {
     const cell = cells[index] ?? '';
     if (cell.trim() === '') continue;
     for (const value of cell.split(IMPORT_MULTI_VALUE_SEPARATOR)) {
-      if (value.trim() !== '') values.push(value.trim());
+      if (value.trim() !== '') values.push({ text: value.trim(), index });
     }
   }
   return values;
 };
 
-/** The row's phone: the first number that reads as a mobile, else the first number's reading. */
+/**
+ * The row's phone: the first number that reads as a mobile, else the first number's reading.
+ * Each number is read in its column's chosen country, else the row's, else the file's
+ * (IMPORT_PHONE_COUNTRY_PRECEDENCE).
+ */
 export const importRowPhone = (
   cells: readonly string[],
   columns: TImportColumnMap,
@@ -89,11 +96,14 @@ export const importRowPhone = (
 ): { text: string; reading: TImportPhoneReading } => {
   const values = valuesOf(cells, columns, 'phone');
   if (values.length === 0) return { text: '', reading: { ok: true, phone: null } };
-  const rowCountry = countryOfCell(valuesOf(cells, columns, 'country')[0]);
-  const phoneOptions = { defaultCountry: countryOf(options), rowCountry };
+  const rowCountry = valuesOf(cells, columns, 'country')[0]?.text;
   let first: { text: string; reading: TImportPhoneReading } | undefined;
-  for (const text of values) {
-    const reading = readImportPhone(text, phoneOptions);
+  for (const { text, index } of values) {
+    const reading = readImportPhone(text, {
+      defaultCountry: countryOf(options),
+      rowCountry,
+      columnCountry: columns.phoneCountries?.[index],
+    });
     const read = { text, reading };
     first ??= read;
     if (reading.ok && reading.phone && !isLandline(reading.phone)) return read;

@@ -12,6 +12,7 @@ import { LEARNER_IMPORT_TYPES, LOCALES } from './constants.ts';
 import type { TChannelKey } from './constants.ts';
 import { ZLearnerListRefSchema, toChannelKey } from './learner.ts';
 import { ZImportColumnOverridesSchema } from './import-columns.ts';
+import { ZImportPhoneCountriesSchema } from './import-phone.ts';
 import { importEncodingOf } from './import-encoding.ts';
 import { localeOfName } from './locale.ts';
 import { MESSAGES } from './messages.ts';
@@ -101,6 +102,28 @@ export const ZImportUploadFieldsSchema = z.object({
       }
     })
     .pipe(ZImportColumnOverridesSchema.optional())
+    .optional(),
+  /**
+   * The country of national numbers of single phone columns as JSON, `{"Mobile (Ireland)":"IE"}`
+   * (see applyImportPhoneCountries): it wins over the row's country column and default_country.
+   */
+  phone_countries: z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      if (value === '') return undefined;
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        ctx.issues.push({
+          code: 'custom',
+          message: MESSAGES.importPhoneCountriesInvalid,
+          input: value,
+        });
+        return z.NEVER;
+      }
+    })
+    .pipe(ZImportPhoneCountriesSchema.optional())
     .optional(),
   /** ISO country of phone numbers written without their international prefix. */
   default_country: z

@@ -296,6 +296,12 @@ export const MESSAGES = {
     'The phone {{number}} can be read as {{candidates}}. Choose the country of national numbers (or map a country column), or write the number with its international prefix.',
   importPhoneLandline:
     "The phone {{number}} is a landline: WhatsApp needs a mobile number. Add the learner's mobile, or choose other channels.",
+  importPhoneCountriesInvalid:
+    'The countries of phone columns must be a JSON object of column names and country codes, such as {"Mobile (Ireland)": "IE"}.',
+  importPhoneCountryInvalid:
+    'The country of a phone column must be a two-letter country code such as IE.',
+  importPhoneCountryColumn:
+    'The column {{column}} is not a phone column of the file: choose a country only for the columns mapped to the phone.',
   importEncodingInvalid: 'The encoding must be one of: utf-8, utf-16le, utf-16be, windows-1252.',
   imageMultipartOnly: 'The image must be uploaded as a file, in a multipart/form-data request.',
   // Accounts and team (issue 17).
