@@ -1,6 +1,7 @@
 import {
   BULK_IMPORT_MAX_LEARNERS,
   MESSAGES,
+  applyImportPhoneCountries,
   fillMessage,
   isAsciiCompatible,
   matchImportHeader,
@@ -9,6 +10,7 @@ import type {
   TImportColumn,
   TImportColumnOverrides,
   TImportEncoding,
+  TImportPhoneCountries,
   TImportRowOptions,
 } from '@ccp/schemas';
 
@@ -54,15 +56,20 @@ const firstRow = async (
   return null;
 };
 
-const checkHeader = (
-  header: string[] | null,
-  overrides: TImportColumnOverrides | undefined,
-  defaulted: readonly TImportColumn[],
-) => {
+type HeaderChoices = {
+  overrides: TImportColumnOverrides | undefined;
+  phoneCountries: TImportPhoneCountries | undefined;
+  defaulted: readonly TImportColumn[];
+};
+
+/** The columns of the first row, with the countries chosen for its phone columns. */
+const checkHeader = (header: string[] | null, choices: HeaderChoices) => {
   if (header === null) throw fileError(MESSAGES.importFileEmpty);
-  const matched = matchImportHeader(header, overrides, defaulted);
+  const matched = matchImportHeader(header, choices.overrides, choices.defaulted);
   if (matched.problems.length > 0) throw validationError({ file: matched.problems });
-  return matched.columns;
+  const { columns, problems } = applyImportPhoneCountries(matched, choices.phoneCountries);
+  if (problems.length > 0) throw validationError({ phone_countries: problems });
+  return columns;
 };
 
 const checkRowCount = (totalRows: number) => {
@@ -82,6 +89,7 @@ export const prescanImport = async (
     format,
     companyUuid,
     overrides,
+    phoneCountries,
     rowOptions,
     encoding: chosenEncoding,
   }: {
@@ -90,6 +98,8 @@ export const prescanImport = async (
     companyUuid: string;
     /** The upload's `columns`: header overrides of the automatic matching. */
     overrides?: TImportColumnOverrides | undefined;
+    /** The upload's `phone_countries`: the country of national numbers of single phone columns. */
+    phoneCountries?: TImportPhoneCountries | undefined;
     /** The upload's row defaults (country of national phones, channels, language). */
     rowOptions: TImportRowOptions;
     /** The upload's encoding of the CSV; guessed when absent. */
@@ -98,6 +108,7 @@ export const prescanImport = async (
 ): Promise<PrescanResult> => {
   // A default channel for every row makes a channels column optional.
   const defaulted: TImportColumn[] = rowOptions.defaultChannels?.length ? ['channels'] : [];
+  const choices: HeaderChoices = { overrides, phoneCountries, defaulted };
   const { delimiter, encoding } =
     format === 'csv'
       ? await sniffCsv(path, chosenEncoding)
@@ -114,7 +125,7 @@ export const prescanImport = async (
         throw fileError(MESSAGES.importIrregularRows);
       }
       const header = await firstRow(path, format, delimiter, encoding);
-      const columns = checkHeader(header, overrides, defaulted);
+      const columns = checkHeader(header, choices);
       if ('brokenAtLine' in count) {
         throw fileError(fillMessage(MESSAGES.importCsvBroken, { line: count.brokenAtLine }));
       }
@@ -140,7 +151,7 @@ export const prescanImport = async (
     for await (const { line, cells } of readRows(path, format, delimiter, encoding)) {
       if (header === null) {
         header = cells;
-        columns = checkHeader(cells, overrides, defaulted);
+        columns = checkHeader(cells, choices);
         continue;
       }
       totalRows += 1;

@@ -98,7 +98,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
       schema: {
         tags,
         summary: 'Upload a CSV or XLSX file of learners to import in the background',
-        description: `multipart/form-data {file, list_uuid?, dry_run?, columns?, default_country?, default_channels?, default_locale?}. The file (.csv or .xlsx, at most 700 MB; .xls is refused) is stored, then read once: a first row without the needed columns, broken CSV quoting, no rows or more than ${BULK_IMPORT_MAX_LEARNERS.toLocaleString('en')} rows answer 422 (errors.file); learners the file would add beyond the plan answer 402 with the limit. Nothing is written until then. Answers 202 with the queued job; poll GET …/imports/{jobUuid}. Rows are upserted by e-mail within the company (by phone when a row has no e-mail); every imported learner joins list_uuid when given; dry_run=true counts without writing. The requester is e-mailed the summary.`,
+        description: `multipart/form-data {file, list_uuid?, dry_run?, columns?, phone_countries?, default_country?, default_channels?, default_locale?}. The file (.csv or .xlsx, at most 700 MB; .xls is refused) is stored, then read once: a first row without the needed columns, broken CSV quoting, no rows or more than ${BULK_IMPORT_MAX_LEARNERS.toLocaleString('en')} rows answer 422 (errors.file); learners the file would add beyond the plan answer 402 with the limit. Nothing is written until then. Answers 202 with the queued job; poll GET …/imports/{jobUuid}. Rows are upserted by e-mail within the company (by phone when a row has no e-mail); every imported learner joins list_uuid when given; dry_run=true counts without writing. The requester is e-mailed the summary.`,
         consumes: ['multipart/form-data'],
         body: z.object({
           file: z
@@ -115,6 +115,10 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           columns: z.string().optional().meta({
             description:
               'JSON object of header overrides, {"Cellulare":"phone","Notes":"ignore"}: they win over the automatic matching of header names.',
+          }),
+          phone_countries: z.string().optional().meta({
+            description:
+              'JSON object of the country of national numbers per phone column, {"Mobile (Ireland)":"IE"}: it wins over the row\'s country column and default_country for that column. Each header must be a column of the file read as a phone (else 422 on phone_countries).',
           }),
           default_country: z.string().optional().meta({
             description:
@@ -168,6 +172,7 @@ export const importsRoutes: FastifyPluginAsyncZod<ImportsRoutesOptions> = async 
           format: file.format,
           companyUuid,
           overrides: fields.columns,
+          phoneCountries: fields.phone_countries,
           rowOptions: importRowOptions(defaults),
           encoding: fields.encoding,
         });
