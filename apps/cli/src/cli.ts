@@ -52,9 +52,12 @@ Exit codes:
 
 const IMPORT_EXAMPLES = `
 Columns are recognised by their English, Italian or German names (Nome, Vorname, E-mail Address,
-Cellulare…); --map names the others. Running the same import again after Ctrl-C or a lost
-connection re-attaches to the job; once it finished, running it again shows that job's result
-(--again imports the file again, which changes nothing that is already there).
+Cellulare…); --map names the others. National phone numbers (no +) are read in the country of
+their column (--phone-country), else of the row's country column, else --default-country (IT).
+
+Running the same import again after Ctrl-C or a lost connection re-attaches to the job; once it
+finished, running it again shows that job's result (--again imports the file again, which changes
+nothing that is already there).
 
 Ctrl-C while the server imports: on a terminal ccp asks whether to stop the import on the server;
 elsewhere the import goes on unless --cancel-on-interrupt. Later: ccp learners import cancel.
@@ -62,6 +65,7 @@ elsewhere the import goes on unless --cancel-on-interrupt. Later: ccp learners i
 Examples:
   ccp learners import learners.csv --dry-run --errors-out errors.csv
   ccp learners import rubrica.xlsx --list Newcomers --default-country IT --map "Recapito=phone"
+  ccp learners import team.csv --map "Mobile (Ireland)=phone" --phone-country "Mobile (Ireland)=IE" -n --json
   cat learners.csv | ccp learners import - --json`;
 
 const EXPORT_EXAMPLES = `
@@ -241,6 +245,11 @@ export const createProgram = (io: CliIo): Command => {
     .option(
       '--map <header=column>',
       'read a header as a column (first_name, last_name, email, phone, channels, locale, country, ignore); repeatable',
+      collect,
+    )
+    .option(
+      '--phone-country <header=code>',
+      'country of national numbers of one phone column ("Mobile (Ireland)=IE"); it wins over the row\'s country column and --default-country; repeatable',
       collect,
     )
     .option('-n, --dry-run', 'check every row here with the shared rules; send nothing')

@@ -6,6 +6,7 @@ import {
   CsvBrokenError,
   IMPORT_PREVIEW_ROWS,
   MESSAGES,
+  applyImportPhoneCountries,
   checkImportRow,
   encodeImportText,
   importPreviewRow,
@@ -18,6 +19,7 @@ import type {
   TImportColumnOverrides,
   TImportEncoding,
   TImportHeader,
+  TImportPhoneCountries,
   TImportPreviewRow,
   TImportRowCheckOptions,
   TImportRowOptions,
@@ -49,6 +51,8 @@ export type TCheckResult = {
 
 export type CheckOptions = {
   overrides: TImportColumnOverrides;
+  /** The country of national numbers per phone column (--phone-country), by header. */
+  phoneCountries?: TImportPhoneCountries | undefined;
   /** The row defaults (country of national phones, channels, language). */
   defaults?: TImportRowOptions;
   /** Also write the error report (CSV) here. */
@@ -117,6 +121,13 @@ export const checkImportFile = async (
           );
           if (result.matched.problems.length > 0) {
             result.problems.push(...result.matched.problems);
+            return result;
+          }
+          // As the server's pre-scan: the chosen countries travel in the column map.
+          const applied = applyImportPhoneCountries(result.matched, options.phoneCountries);
+          result.matched = { ...result.matched, columns: applied.columns };
+          if (applied.problems.length > 0) {
+            result.problems.push(...applied.problems);
             return result;
           }
           if (options.errorsOut) {

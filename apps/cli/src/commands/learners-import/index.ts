@@ -11,16 +11,19 @@ import {
   LOCALES,
   IMPORT_ENCODINGS,
   ZImportUploadFieldsSchema,
+  applyImportPhoneCountries,
   importEncodingOf,
   isKnownCountry,
   matchImportHeader,
   parseImportColumnOverrides,
+  parseImportPhoneCountries,
 } from '@ccp/schemas';
 import type {
   TChannelKey,
   TImportColumn,
   TImportColumnOverrides,
   TImportJob,
+  TImportPhoneCountries,
   TImportPreviewRow,
   TLearnersList,
   TLocale,
@@ -58,6 +61,8 @@ export type LearnersImportOptions = GlobalOptions & {
   defaultLanguage?: string;
   encoding?: string;
   map?: string[];
+  /** `HEADER=COUNTRY`, repeatable: the country of national numbers of one phone column. */
+  phoneCountry?: string[];
   dryRun?: boolean;
   errorsOut?: string;
   /** False with --no-wait. */
@@ -97,6 +102,15 @@ const overridesOf = (options: LearnersImportOptions): TImportColumnOverrides => 
     return parseImportColumnOverrides(options.map ?? []);
   } catch (error) {
     throw new UsageError(`--map: ${(error as Error).message}`);
+  }
+};
+
+/** --phone-country, checked: the country of national numbers per phone column, by header. */
+const phoneCountriesOf = (options: LearnersImportOptions): TImportPhoneCountries => {
+  try {
+    return parseImportPhoneCountries(options.phoneCountry ?? []);
+  } catch (error) {
+    throw new UsageError(`--phone-country: ${(error as Error).message}`);
   }
 };
 
@@ -149,13 +163,26 @@ type TImportRowDefaults = {
 const defaultedColumns = (defaults: TImportRowDefaults): TImportColumn[] =>
   defaults.defaultChannels?.length ? ['channels'] : [];
 
+/** `Mobile (Ireland) → phone (--map, IE)`: each read header, with a phone column's country. */
 const describeMapping = (check: Pick<TCheckResult, 'matched'>): string =>
   `Columns: ${check.matched.matches
-    .map(
-      (match) =>
-        `${match.header.trim()} → ${match.column}${match.by === 'override' ? ' (--map)' : ''}`,
-    )
+    .map((match) => {
+      const notes = [
+        match.by === 'override' ? '--map' : null,
+        check.matched.columns.phoneCountries?.[match.index] ?? null,
+      ].filter(Boolean);
+      return `${match.header.trim()} → ${match.column}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+    })
     .join(', ')}`;
+
+/** The chosen phone countries by header as the file writes it (for --json). */
+const phoneCountriesShown = (check: Pick<TCheckResult, 'matched'>): TImportPhoneCountries =>
+  Object.fromEntries(
+    check.matched.matches.flatMap((match) => {
+      const country = check.matched.columns.phoneCountries?.[match.index];
+      return country ? [[match.header, country]] : [];
+    }),
+  );
 
 /** `line 2: Anna Verdi <anna@x.it> +393475550101 (IT, mobile) whatsapp,slack en` and warnings. */
 const describePreviewRow = (row: TImportPreviewRow): string =>
@@ -189,6 +216,7 @@ const dryRun = async (
   const started = Date.now();
   const result = await checkImportFile(source, {
     overrides: overridesOf(options),
+    phoneCountries: phoneCountriesOf(options),
     defaults: rowDefaultsOf(options),
     errorsOut: options.errorsOut,
     // An .xlsx is read unzipped, so its bytes say nothing of how far the check is.
@@ -206,6 +234,7 @@ const dryRun = async (
       encoding: source.format === 'csv' ? source.encoding : null,
       delimiter: source.format === 'csv' ? source.delimiter : null,
       columns: result.matched.columns,
+      phone_countries: phoneCountriesShown(result),
       problems: result.problems,
       total_rows: result.rows,
       valid: result.valid,
@@ -416,6 +445,7 @@ export async function learnersImport(
       return;
     }
     const overrides = overridesOf(options);
+    const phoneCountries = phoneCountriesOf(options);
     const defaults = rowDefaultsOf(options);
 
     // The header is checked before anything is sent: a file the server would refuse for its
@@ -425,9 +455,12 @@ export async function learnersImport(
       header = batch[0]?.cells ?? null;
       break;
     }
-    const matched = matchImportHeader(header ?? [], overrides, defaultedColumns(defaults));
-    if (header !== null && matched.problems.length > 0) {
-      throw new CliError(matched.problems.join('\n'), EXIT.error);
+    const byName = matchImportHeader(header ?? [], overrides, defaultedColumns(defaults));
+    const applied = applyImportPhoneCountries(byName, phoneCountries);
+    const matched = { ...byName, columns: applied.columns };
+    const problems = [...byName.problems, ...(byName.problems.length > 0 ? [] : applied.problems)];
+    if (header !== null && problems.length > 0) {
+      throw new CliError(problems.join('\n'), EXIT.error);
     }
     if (!options.json && header !== null) printErr(io, describeMapping({ matched }));
     if (header !== null) warnUnusedOverrides(io, { matched });
@@ -441,6 +474,7 @@ export async function learnersImport(
           await fileHash(localFile),
           list?.uuid,
           overrides,
+          phoneCountries,
           defaults,
         ]),
       )
@@ -484,6 +518,8 @@ export async function learnersImport(
         {
           list_uuid: list?.uuid,
           columns: Object.keys(overrides).length > 0 ? JSON.stringify(overrides) : undefined,
+          phone_countries:
+            Object.keys(phoneCountries).length > 0 ? JSON.stringify(phoneCountries) : undefined,
           default_country: defaults.defaultCountry,
           default_channels: defaults.defaultChannels?.join(','),
           default_locale: defaults.defaultLocale,
