@@ -64,6 +64,9 @@ const importForm = (fields: TImportUploadOptions, file: Blob): FormData => {
   if (fields.columns && Object.keys(fields.columns).length > 0) {
     form.append('columns', JSON.stringify(fields.columns));
   }
+  if (fields.phone_countries && Object.keys(fields.phone_countries).length > 0) {
+    form.append('phone_countries', JSON.stringify(fields.phone_countries));
+  }
   if (fields.default_country) form.append('default_country', fields.default_country);
   if (fields.default_channels?.length) {
     form.append('default_channels', fields.default_channels.join(','));
@@ -85,6 +88,8 @@ export type TImportUploadOptions = {
   dry_run?: boolean;
   /** Header overrides, sent as JSON. */
   columns?: Record<string, string>;
+  /** The country of national numbers per phone column, by header; sent as JSON. */
+  phone_countries?: Record<string, string>;
   default_country?: string;
   /** Channels of rows without any (the file then needs no channels column). */
   default_channels?: string[];

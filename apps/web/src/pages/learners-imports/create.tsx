@@ -27,7 +27,13 @@ import { describeMessage } from '../../lib/messages.ts';
 import { translateMessage } from '../../lib/translate-message.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { JobProgress } from './components/job-progress.tsx';
-import { MappingStep, initialChoice, mappingOf, overridesOf } from './components/mapping-step.tsx';
+import {
+  MappingStep,
+  initialChoice,
+  mappingOf,
+  overridesOf,
+  phoneCountriesOf,
+} from './components/mapping-step.tsx';
 import type { TMappingChoice } from './components/mapping-step.tsx';
 import { readPreview } from './preview.ts';
 import type { TFilePreview } from './preview.ts';
@@ -129,6 +135,7 @@ export const LearnersImportCreate = () => {
           ...(preview && choice
             ? {
                 columns: overridesOf(preview.header, choice),
+                phone_countries: phoneCountriesOf(preview.header, choice),
                 default_channels: choice.defaultChannels,
                 ...(choice.defaultLocale ? { default_locale: choice.defaultLocale } : {}),
                 default_country: choice.defaultCountry,

@@ -2,7 +2,9 @@ import {
   IMPORT_COLUMN_TARGETS,
   IMPORT_DEFAULT_COUNTRY,
   IMPORT_ENCODINGS,
+  IMPORT_MULTI_COLUMNS,
   LOCALES,
+  applyImportPhoneCountries,
   checkImportRow,
   importPreviewRow,
   matchImportHeader,
@@ -13,6 +15,7 @@ import type {
   TImportColumnOverrides,
   TImportColumnTarget,
   TImportEncoding,
+  TImportPhoneCountries,
   TImportPreviewRow,
 } from '@ccp/schemas';
 import { useList } from '@refinedev/core';
@@ -32,6 +35,11 @@ export type TMappingChoice = {
   defaultChannels: string[];
   defaultLocale: string | undefined;
   defaultCountry: string;
+  /**
+   * The country of national numbers chosen for a phone column, by position; a column without
+   * one is read in the row's country, else defaultCountry (IMPORT_PHONE_COUNTRY_PRECEDENCE).
+   */
+  phoneCountries: Partial<Record<number, string>>;
 };
 
 /** The automatic matching of a header, as the choice starts. */
@@ -45,6 +53,7 @@ export const initialChoice = (header: readonly string[], locale: string): TMappi
     defaultChannels: [],
     defaultLocale: locale,
     defaultCountry: IMPORT_DEFAULT_COUNTRY,
+    phoneCountries: {},
   };
 };
 
@@ -54,18 +63,53 @@ export const initialChoice = (header: readonly string[], locale: string): TMappi
  */
 export const overridesOf = (header: readonly string[], choice: TMappingChoice) => {
   const automatic = initialChoice(header, '').targets;
+  const changed = (index: number) => (choice.targets[index] ?? 'ignore') !== automatic[index];
+  // An override of a phone (or country) column makes the server read only the overridden
+  // headers of that column: the others the page shows for it are sent too.
+  const overriddenMulti = new Set(
+    header.flatMap((_, index) => {
+      const target = choice.targets[index] ?? 'ignore';
+      return changed(index) && (IMPORT_MULTI_COLUMNS as readonly string[]).includes(target)
+        ? [target]
+        : [];
+    }),
+  );
   const overrides: TImportColumnOverrides = {};
   header.forEach((name, index) => {
     const target = choice.targets[index] ?? 'ignore';
-    if (target !== automatic[index] && name.trim() !== '') overrides[name] = target;
+    if ((changed(index) || overriddenMulti.has(target)) && name.trim() !== '') {
+      overrides[name] = target;
+    }
   });
   return overrides;
+};
+
+/**
+ * The upload's `phone_countries`: the chosen country of each column the file is read with as a
+ * phone, by header as the file writes it. A column without a choice is not sent, so the file's
+ * country shown as its default never outranks a row's country column.
+ */
+export const phoneCountriesOf = (
+  header: readonly string[],
+  choice: TMappingChoice,
+): TImportPhoneCountries => {
+  const countries: TImportPhoneCountries = {};
+  header.forEach((name, index) => {
+    const country = choice.phoneCountries[index];
+    if (country && choice.targets[index] === 'phone' && name.trim() !== '') {
+      countries[name] = country;
+    }
+  });
+  return countries;
 };
 
 /** The mapping as the shared matcher reads it, with the defaults standing in for columns. */
 export const mappingOf = (header: readonly string[], choice: TMappingChoice) => {
   const defaulted: TImportColumn[] = choice.defaultChannels.length > 0 ? ['channels'] : [];
-  return matchImportHeader(header, overridesOf(header, choice), defaulted);
+  const matched = matchImportHeader(header, overridesOf(header, choice), defaulted);
+  // The page offers a country only beside phone columns: no problem to report here.
+  const { columns } = applyImportPhoneCountries(matched, phoneCountriesOf(header, choice));
+  return { ...matched, columns };
 };
 
 type Props = {
@@ -97,7 +141,7 @@ const PhoneCell = ({ phone }: { phone: TImportPreviewRow['phone'] }) => {
  * problems the shared matcher finds, and the first rows checked by the shared row rules.
  */
 export const MappingStep = ({ preview, choice, onChange, onEncoding }: Props) => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const countries = useCountryOptions();
   const { result: channels } = useList<TChannel>({
     resource: 'channels',
@@ -123,6 +167,20 @@ export const MappingStep = ({ preview, choice, onChange, onEncoding }: Props) =>
     value: target,
     label: t(`learnersImport.fields.${target}`),
   }));
+  const setPhoneCountry = (index: number, country: string | undefined) =>
+    onChange({ ...choice, phoneCountries: { ...choice.phoneCountries, [index]: country } });
+  // What a phone column without its own country is read in: the row's country column, if the
+  // file has one, else the file's country.
+  const fileCountry =
+    new Intl.DisplayNames([i18n.language], { type: 'region' }).of(choice.defaultCountry) ??
+    choice.defaultCountry;
+  const phoneCountryFallback = t(
+    mapping.columns.country === undefined
+      ? 'learnersImport.mapping.phoneCountryAsFile'
+      : 'learnersImport.mapping.phoneCountryAsRow',
+    { country: fileCountry },
+  );
+  const hasPhone = choice.targets.includes('phone');
   const setTarget = (index: number, target: TImportColumnTarget) =>
     onChange({
       ...choice,
@@ -184,6 +242,32 @@ export const MappingStep = ({ preview, choice, onChange, onEncoding }: Props) =>
               />
             ),
           },
+          ...(hasPhone
+            ? [
+                {
+                  title: t('learnersImport.mapping.phoneCountry'),
+                  dataIndex: 'target',
+                  key: 'phoneCountry',
+                  width: 230,
+                  render: (target: TImportColumnTarget, row: (typeof columns)[number]) =>
+                    target === 'phone' ? (
+                      <Select
+                        aria-label={t('learnersImport.mapping.phoneCountryOf', {
+                          column: row.header,
+                        })}
+                        value={choice.phoneCountries[row.key]}
+                        placeholder={phoneCountryFallback}
+                        onChange={(next?: string) => setPhoneCountry(row.key, next)}
+                        options={countries}
+                        allowClear
+                        showSearch
+                        optionFilterProp="label"
+                        style={{ width: '100%' }}
+                      />
+                    ) : null,
+                },
+              ]
+            : []),
         ]}
       />
 
