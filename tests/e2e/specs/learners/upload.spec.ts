@@ -55,6 +55,15 @@ test('an Italian HR sheet: one mapping fixed, a default channel, imported into a
   const check = page.locator('.ant-table').last();
   await expect(check.getByText('Ready')).toHaveCount(2);
   await expect(check).toContainText('The email must be valid.');
+  // Issue 26: a country chosen beside the phone column reads its numbers there (these Italian
+  // mobiles are no Irish numbers); cleared, the column is read in the file's country again.
+  const recapitoCountry = 'Country of the numbers without + in the column Recapito';
+  await antdSelectOption(page, combobox(recapitoCountry), 'Ireland +353');
+  await expect(check.getByText('Ready')).toHaveCount(0);
+  await expect(check).toContainText('The phone 333 1234567 is not a valid number of IE');
+  await select(recapitoCountry).hover();
+  await select(recapitoCountry).locator('.ant-select-clear').click();
+  await expect(check.getByText('Ready')).toHaveCount(2);
 
   await antdSelectOption(page, combobox('Add the imported learners to a list'), list.name);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
