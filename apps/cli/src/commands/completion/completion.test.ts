@@ -8,7 +8,7 @@ describe('ccp completion', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('complete -o default -F _ccp_completion ccp');
     expect(result.stdout).toContain(
-      '"learners import") subs="status cancel"; opts="--list --default-country --default-channels --default-language --encoding --map --dry-run -n --errors-out --no-wait --again --cancel-on-interrupt --json --help"',
+      '"learners import") subs="status cancel"; opts="--list --default-country --default-channels --default-language --encoding --map --phone-country --dry-run -n --errors-out --no-wait --again --cancel-on-interrupt --json --help"',
     );
     expect(result.stdout).toContain(
       '"") subs="login logout whoami courses learners lists insights tokens completion"',
