@@ -45,4 +45,6 @@ Object.assign(process.env, providers.env);
 process.env.CCP_SECRETS_KEY ??= Buffer.alloc(32, 7).toString('base64');
 writeFileSync(path.join(tmp, FAKE_PROVIDERS_FILE), JSON.stringify(providers.fields));
 
-await import('../../../apps/api/dist/server.js');
+// A path held in a variable: the type check runs before the build, when dist/ may not exist.
+const builtServer: string = '../../../apps/api/dist/server.js';
+await import(builtServer);
