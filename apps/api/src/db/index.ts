@@ -2,11 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type Pg from 'pg';
 
 import { migrations } from './migrations/index.ts';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -38,7 +39,8 @@ export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
-  const sqlite = new SQLite(config.file);
+  const Driver = loadSqliteDriver();
+  const sqlite = new Driver(config.file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
