@@ -71,6 +71,7 @@ declare module 'fastify' {
     'x-media'?: OpenApiExtras['x-media'];
     'x-body'?: OpenApiExtras['x-body'];
     'x-redirect'?: OpenApiExtras['x-redirect'];
+    'x-errors'?: OpenApiExtras['x-errors'];
   }
   interface FastifyContextConfig {
     /**
