@@ -3,11 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 
 import { romeDayStart, addDays } from '../../apps/api/src/analytics/period.ts';
 import { createDatabase, migrateToLatest } from '../../apps/api/src/db/index.ts';
+import { loadSqliteDriver } from '../../apps/api/src/db/sqlite-driver.ts';
 import {
   dropAnalyticsTriggers,
   rebuildAnalyticsAggregates,
@@ -94,7 +94,7 @@ export const buildDataset = async ({
   await handle.close();
 
   const random = randomFrom(seed);
-  const db = new SQLite(file);
+  const db = new (loadSqliteDriver())(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   // Random uuid keys scatter index inserts: a large page cache keeps the bulk load fast.

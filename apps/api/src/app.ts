@@ -200,6 +200,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   app.decorate('uploadIdleTimeoutMs', options.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS);
   app.decorate('metrics', createMetrics());
   app.decorate('deliveryWake', createDeliveryWake());
+  app.decorate('lifecycle', { stopping: false });
   // Work started after an answer ends before the database closes.
   app.addHook('onClose', async () => settleAfterAnswer(app));
   if (ownsDatabase) app.addHook('onClose', async () => handle.close());

@@ -59,6 +59,8 @@ declare module 'fastify' {
     channelSettings: ChannelSettings;
     /** Nudges the running scheduler (delivery/wake.ts): an answer's feedback goes at once. */
     deliveryWake: DeliveryWake;
+    /** Set when the process is stopping (SIGTERM): /api/ready answers 503 from then on. */
+    lifecycle: { stopping: boolean };
   }
   interface FastifyRequest {
     /** Set by the auth hook; routes with `config.auth: false` have none. */
@@ -69,6 +71,7 @@ declare module 'fastify' {
     'x-media'?: OpenApiExtras['x-media'];
     'x-body'?: OpenApiExtras['x-body'];
     'x-redirect'?: OpenApiExtras['x-redirect'];
+    'x-errors'?: OpenApiExtras['x-errors'];
   }
   interface FastifyContextConfig {
     /**

@@ -7,6 +7,8 @@ import { isEmptyDatabase, seedDemo } from './seed/demo.ts';
 import { openFileStore } from './storage/index.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+/** How long a stop may take after SIGTERM before the process exits anyway. */
+const STOP_DEADLINE_MS = 10_000;
 
 // Starts the API: migrate, seed the demo on an empty database, listen, and close cleanly on a signal.
 const main = async () => {
@@ -51,15 +53,28 @@ const main = async () => {
   // The purge, the scheduler and the job runner start once the server answers (start-up time,
   // issue 18): none of them is needed to serve the first request.
   let stopBackground: (() => Promise<void>) | null = null;
+  let backgroundStopped: Promise<void> | null = null;
+  const stopBackgroundOnce = () => (backgroundStopped ??= stopBackground?.() ?? Promise.resolve());
+  // Registered after the database's own hook, so it runs before it (Fastify runs onClose hooks
+  // last registered first, once in-flight requests are done): jobs are handed back while the
+  // database is still open.
+  app.addHook('onClose', async () => stopBackgroundOnce());
   let closing = false;
+  // A graceful stop (issue 32): /api/ready answers 503 at once, running jobs are handed back
+  // (queued again, lease released) while the server stops accepting connections and finishes
+  // the requests it has; past STOP_DEADLINE_MS the process exits anyway.
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
+    app.lifecycle.stopping = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), STOP_DEADLINE_MS);
     force.unref();
-    (stopBackground?.() ?? Promise.resolve())
-      .then(() => app.close())
+    stopBackgroundOnce().catch((error: unknown) =>
+      app.log.error({ err: error }, 'stopping the background work failed'),
+    );
+    app
+      .close()
       .then(() => process.exit(0))
       .catch(() => process.exit(1));
   };

@@ -11,6 +11,7 @@ import {
   ROOT,
   buildCompiledServer,
   freePort,
+  postLearnersCsv,
   startCompiledServer,
   stopped,
 } from './support/compiled-server.ts';
@@ -98,13 +99,7 @@ describe('npm start: the compiled server (apps/api/dist)', () => {
     const rows = ['first_name,last_name,email,channels,locale'];
     for (let n = 1; n <= 500; n += 1) rows.push(`Grace,Hopper,compiled${n}@example.test,slack,en`);
     rows.push('Bad,Row,not-an-email,slack,en');
-    const form = new FormData();
-    form.append('file', new Blob([`${rows.join('\n')}\n`], { type: 'text/csv' }), 'people.csv');
-    const upload = await fetch(`${base}/api/v1/learners/imports`, {
-      method: 'POST',
-      headers: auth,
-      body: form,
-    });
+    const upload = await postLearnersCsv(base, auth, 'people.csv', `${rows.join('\n')}\n`);
     expect(upload.status).toBe(202);
     const job = ((await upload.json()) as { data: { uuid: string } }).data;
     let status: { status: string; created: number; failed: number } | undefined;

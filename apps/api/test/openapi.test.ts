@@ -82,6 +82,19 @@ describe('the OpenAPI document', async () => {
     expect(error.properties.error.required).toEqual(['status', 'code', 'message']);
   });
 
+  // Issue 32: the specific error statuses beside the range, so generated clients tell them apart.
+  it('names the specific error statuses each route answers beside 4XX', () => {
+    const errorStatuses = (path: string, method: string) =>
+      Object.keys(paths[path]![method]!.responses ?? {}).filter((status) => /^4\d\d$/.test(status));
+    expect(errorStatuses('/api/v1/learners/{uuid}', 'get')).toEqual(['401', '403', '404', '422']);
+    expect(errorStatuses('/api/v1/learners', 'get')).toEqual(['401', '403', '422']);
+    expect(errorStatuses('/api/v1/users/oauth/token', 'post')).toEqual(['422', '429']);
+    expect(errorStatuses('/api/v1/team/members/{uuid}/deactivate', 'post')).toContain('409');
+    expect(errorStatuses('/api/health', 'get')).toEqual([]);
+    const unauthorized = (paths['/api/v1/learners']!.get!.responses as any)['401'];
+    expect(unauthorized.content['application/json'].schema.required).toEqual(['error']);
+  });
+
   it('documents the CSV downloads as text/csv, as they answer', async () => {
     for (const path of [
       '/api/v1/learners/imports/template',

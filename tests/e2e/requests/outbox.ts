@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import Database from 'better-sqlite3';
+import { loadSqliteDriver } from '../../../apps/api/src/db/sqlite-driver.ts';
 
 // The local outbox of the server under test: without SMTP every e-mail is a row of
 // outbox_messages in its SQLite database (support/serve.ts puts it in CCP_E2E_TMP/data). Read-only.
@@ -16,7 +16,7 @@ type TRow = { body: string; subject: string | null };
 
 /** The newest e-mail to `to` (waits up to 5 s for it): its subject and text. */
 export const lastMailTo = async (to: string): Promise<{ subject: string; text: string }> => {
-  const db = new Database(databaseFile(), { readonly: true, fileMustExist: true });
+  const db = new (loadSqliteDriver())(databaseFile(), { readonly: true, fileMustExist: true });
   try {
     for (let attempt = 0; attempt < 50; attempt += 1) {
       const row = db

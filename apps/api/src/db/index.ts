@@ -2,11 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type Pg from 'pg';
 
 import { migrations } from './migrations/index.ts';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -38,7 +39,8 @@ export const createDatabase = (config: DatabaseConfig): DatabaseHandle => {
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
-  const sqlite = new SQLite(config.file);
+  const Driver = loadSqliteDriver();
+  const sqlite = new Driver(config.file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -80,8 +82,8 @@ const withStatementCache = (sqlite: SQLite.Database) => {
   };
 };
 
-/** Brings the schema up to date; one set of migrations serves both dialects. */
-export const migrateToLatest = async ({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dialect'>) => {
+/** The migrator of this database; one set of migrations serves both dialects. */
+const migratorFor = async ({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dialect'>) => {
   // On Postgres the migrator's own tables go in the current schema: without it, Kysely finds
   // them in any schema on the server and skips creating them in a fresh one.
   const migrationTableSchema =
@@ -89,16 +91,31 @@ export const migrateToLatest = async ({ db, dialect }: Pick<DatabaseHandle, 'db'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
           ?.schema
       : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
+};
+
+/** Brings the schema up to date. */
+export const migrateToLatest = async (handle: Pick<DatabaseHandle, 'db' | 'dialect'>) => {
+  const migrator = await migratorFor(handle);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
+};
+
+/** The names of the migrations this code has and the database has not run (readiness probe). */
+export const pendingMigrations = async (
+  handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
+): Promise<string[]> => {
+  const migrator = await migratorFor(handle);
+  return (await migrator.getMigrations())
+    .filter((migration) => migration.executedAt === undefined)
+    .map((migration) => migration.name);
 };
 
 /** Builds a config from the environment: Postgres when DATABASE_URL is set, else SQLite under dataDir. */

@@ -17,6 +17,41 @@ export type OpenApiExtras = {
   'x-body'?: Record<string, z.ZodType>;
   /** A route that answers a browser with a redirect (302, no body): where it sends it. */
   'x-redirect'?: string;
+  /** Error statuses only some routes answer (409 a conflict, 429 too many attempts). */
+  'x-errors'?: readonly RouteSpecificError[];
+};
+
+export type RouteSpecificError = 409 | 429;
+
+/** What each specific error status means, for the document. */
+const SPECIFIC_ERROR_DESCRIPTIONS: Record<number, string> = {
+  401: 'No token, or an expired or revoked one.',
+  403: 'Not allowed: the role, the token’s scopes, or 2FA not done.',
+  404: 'No such id, or one of another company.',
+  409: 'In conflict with the current state (see the operation’s description).',
+  422: 'Invalid fields: `errors` by dotted path.',
+  429: 'Too many attempts: wait `Retry-After` seconds.',
+};
+
+/**
+ * The specific error statuses a route answers besides the 4XX range (issue 32, so generated
+ * clients can tell them apart): 401 and 403 on every signed-in route, 404 with a path parameter,
+ * 422 with anything validated, and what the route names itself (`x-errors`).
+ */
+const specificErrors = (
+  input: TransformInput,
+  schema: Record<string, unknown>,
+  named: readonly number[],
+) => {
+  const statuses = new Set<number>(named);
+  const config = (input.route as { config?: { auth?: unknown } } | undefined)?.config;
+  if (config?.auth !== false) {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  if (input.url.includes(':') || schema.params) statuses.add(404);
+  if (schema.body || schema.querystring || schema.params || schema['x-body']) statuses.add(422);
+  return [...statuses].sort((a, b) => a - b);
 };
 
 const ERROR_DESCRIPTION =
@@ -41,8 +76,10 @@ export const openApiTransform = (input: TransformInput) => {
     'x-media': media,
     'x-body': bodies,
     'x-redirect': redirect,
+    'x-errors': namedErrors,
     ...schema
   } = (input.schema ?? {}) as Record<string, unknown> & OpenApiExtras;
+  const errorStatuses = specificErrors(input, { ...schema, 'x-body': bodies }, namedErrors ?? []);
   const result = jsonSchemaTransform({ ...input, schema });
   const out = result.schema as (JsonSchema & { response?: Record<string, JsonSchema> }) | undefined;
   if (!out || out.hide) return result;
@@ -69,6 +106,12 @@ export const openApiTransform = (input: TransformInput) => {
   // `type: 'null'`: @fastify/swagger documents a response with no body only so (its README).
   if (redirect) responses['302'] = { description: redirect, type: 'null' };
   const error = toJsonSchema(input, ZErrorBodySchema, 'response');
+  for (const status of errorStatuses) {
+    responses[String(status)] ??= {
+      description: SPECIFIC_ERROR_DESCRIPTIONS[status],
+      content: jsonContent(error),
+    };
+  }
   responses['4xx'] = { description: ERROR_DESCRIPTION, content: jsonContent(error) };
   responses['5xx'] = { description: SERVER_ERROR_DESCRIPTION, content: jsonContent(error) };
   return result;

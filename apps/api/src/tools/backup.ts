@@ -4,8 +4,9 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 
-import SQLite from 'better-sqlite3';
 import tar from 'tar-stream';
+
+import { loadSqliteDriver } from '../db/sqlite-driver.ts';
 
 // Backups of an SQLite installation (issue 18): one .tar.gz with a consistent copy of the
 // database, taken online through SQLite's backup API while the server runs, and every other file
@@ -74,7 +75,10 @@ export const backupDataDir = async (options: {
   try {
     const copy = path.join(work, DATABASE_FILE);
     if (options.sqlite) {
-      const source = new SQLite(databaseFile, { readonly: true, fileMustExist: true });
+      const source = new (loadSqliteDriver())(databaseFile, {
+        readonly: true,
+        fileMustExist: true,
+      });
       try {
         await source.backup(copy);
       } finally {
@@ -192,7 +196,9 @@ export const restoreDataDir = async (options: {
       throw new BackupError(`${file} is not a CCP backup (no ${MANIFEST} of format ${FORMAT}).`);
     if (manifest.database === 'sqlite') {
       // The copy must open as a database, or nothing is replaced.
-      const check = new SQLite(path.join(staging, DATABASE_FILE), { fileMustExist: true });
+      const check = new (loadSqliteDriver())(path.join(staging, DATABASE_FILE), {
+        fileMustExist: true,
+      });
       try {
         const result = String(check.pragma('quick_check', { simple: true }));
         if (result !== 'ok') throw new BackupError(`The backup's database is damaged: ${result}`);

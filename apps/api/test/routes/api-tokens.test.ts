@@ -298,6 +298,7 @@ describe('token scopes of every route', async () => {
         "DELETE /api/v1/users/me/tokens → never",
         "DELETE /api/v1/users/me/tokens/{uuid} → never",
         "GET /api/health → never",
+        "GET /api/ready → never",
         "GET /api/v1/analytics/classrooms/{classroomId}/courses/{courseId}/export → exports:read",
         "GET /api/v1/analytics/classrooms/{id} → analytics:read",
         "GET /api/v1/analytics/classrooms/{id}/distribution → analytics:read",

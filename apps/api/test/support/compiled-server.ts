@@ -68,3 +68,15 @@ export const stopped = (child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL')
     child.once('exit', () => resolve());
     child.kill(signal);
   });
+
+/** Uploads a CSV of learners to a running server's import route; the response as fetch gives it. */
+export const postLearnersCsv = (
+  base: string,
+  headers: Record<string, string>,
+  name: string,
+  csv: string,
+) => {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), name);
+  return fetch(`${base}/api/v1/learners/imports`, { method: 'POST', headers, body: form });
+};

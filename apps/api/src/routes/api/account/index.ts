@@ -139,6 +139,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Ask for a password-reset link by e-mail',
+        'x-errors': [429],
         description:
           'Always answers 202 {status: "sent"}, whether an account has the e-mail or not. The link works once, for 60 minutes. More than 5 requests a minute from one client, or 3 in 15 minutes for one address, answer 429 with Retry-After.',
         security: [],
@@ -244,6 +245,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Change your password (current password + new one)',
+        'x-errors': [429],
         description:
           'A wrong current password answers 422 on current_password and counts like a failed sign-in (429 after 5 a minute). Every other session of the account ends; this one stays.',
         body: ZChangePasswordRequestSchema,

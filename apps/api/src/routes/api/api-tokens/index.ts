@@ -34,6 +34,7 @@ export const apiTokensRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Create a personal API token (shown once)',
+        'x-errors': [429],
         description: `Body {name, scopes, expires_in_days (1–365, default 90), code}: code is a fresh code of the user's authenticator, spent like a sign-in code (wrong codes count towards the 429 limit; a code whose step was used answers CODE_ALREADY_USED). Scopes: ${API_TOKEN_SCOPES.join(', ')}. The answer's token is the only copy: the server keeps a hash.`,
         body: ZCreateApiTokenRequestSchema,
         response: { 201: ZApiTokenResponseSchema },

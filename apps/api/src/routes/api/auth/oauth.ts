@@ -68,6 +68,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Sign in with email and password (first step)',
+        'x-errors': [429],
         description:
           'Answers first-step tokens: they open only 2fa-token, 2fa-qrcode, 2fa-verify/, users/me and logout. More than 5 failed attempts a minute from one address, or for one username from one address, answer 429 with Retry-After. A username is never locked by failures from elsewhere: after 5 failures in 15 minutes every attempt at it waits 0.5 s, doubling to at most 10 s, and the right password still signs in.',
         security: [],
@@ -117,6 +118,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Complete sign-in with a TOTP code (second step)',
+        'x-errors': [429],
         description:
           'Bearer: the first-step access token; refresh_token: the first-step refresh token of the same sign-in. Send `code` (TOTP) or `recovery_code` (one of the ten shown at setup, spent by use; the answer then says how many remain). Answers full tokens and the user. A code is accepted once (a right code whose 30-second step was already used answers 422 CODE_ALREADY_USED); wrong codes count towards the 429 limit.',
         body: ZTwoFactorTokenRequestSchema,

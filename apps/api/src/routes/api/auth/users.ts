@@ -46,6 +46,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         summary: 'Start two-factor setup: a new secret as a QR code (SVG data URL) and as text',
+        'x-errors': [409],
         description:
           'Each call replaces the pending secret; 2fa-verify/ confirms it. 409 once 2FA is enabled.',
         response: { 200: ZQrCodeResponseSchema },
@@ -141,6 +142,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['users'],
       summary: 'Confirm two-factor setup with two consecutive codes',
+      'x-errors': [409, 429] as const,
       description:
         'code: ["123456", "654321"], "123456654321" or "123456 654321". Answers status "confirmed", full tokens and ten recovery codes (shown only here); the first-step tokens are revoked.',
       body: ZTwoFactorVerifyRequestSchema,

@@ -125,6 +125,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: TAGS,
         summary: 'Connect a provider (administrators), then test the connection',
+        'x-errors': [409],
         description:
           'Fields by channel: see CONNECTION_FIELDS. A secret left empty keeps the stored one. Answers the connection with its status after the test (connected, or error with the provider’s message). Webex answers 409 when this server has no public https address (CCP_PUBLIC_URL; plain http only on 127.0.0.1 or localhost): its answers could never come back.',
         params: ZChannelParamsSchema,

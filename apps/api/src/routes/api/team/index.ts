@@ -118,6 +118,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Change a creator's role (admin or creator)",
+        'x-errors': [409],
         description:
           'Demoting the last active administrator answers 409 LAST_ADMINISTRATOR: a company always keeps one.',
         params: ZUuidParamsSchema,
@@ -154,6 +155,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Deactivate a creator: their sessions and API tokens end at once',
+        'x-errors': [409],
         description:
           'Their courses stay. Not yourself (409); not the last active administrator (409 LAST_ADMINISTRATOR). The seat is freed.',
         params: ZUuidParamsSchema,
@@ -268,6 +270,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Invite a creator by e-mail (a single-use link valid 7 days)',
+        'x-errors': [409],
         description:
           "Answers 402 PLAN_LIMIT_REACHED when creators plus pending invitations would pass the plan's creator-seats; 422 when the e-mail is already a creator of this company; 409 when an invitation to it is pending. An e-mail with an account in another company is invited (nothing says it exists); accepting answers 422.",
         body: ZCreateInvitationRequestSchema,
