@@ -167,6 +167,9 @@ const splitLargest = (units: TUnit[], language: string): boolean => {
   return false;
 };
 
+/** A part with less than a quarter of the next one's text is a lead-in to it. */
+const LEAD_IN_SHARE = 4;
+
 /** Joins the two neighbouring parts with the least text between them. */
 const mergeSmallest = (units: TUnit[]) => {
   let at = 0;
@@ -179,17 +182,27 @@ const mergeSmallest = (units: TUnit[]) => {
     }
   }
   const [first, second] = [units[at] as TUnit, units[at + 1] as TUnit];
+  // The lesson is named by its first heading, unless that part is a small lead-in to the next
+  // (a cover's title with a line under it): it does not name the chapter's lesson (issue 27).
+  const named =
+    second.heading && unitSize(first) * LEAD_IN_SHARE < unitSize(second) ? second : first;
+  const inner = (unit: TUnit): TBlock[] =>
+    unit.heading && unit !== named ? [{ kind: 'heading', text: unit.heading }] : [];
   const merged: TUnit = {
-    heading: first.heading ?? second.heading,
-    blocks: [
-      ...first.blocks,
-      ...(first.heading && second.heading
-        ? [{ kind: 'heading' as const, text: second.heading }]
-        : []),
-      ...second.blocks,
-    ],
+    heading: named.heading ?? second.heading,
+    blocks: [...inner(first), ...first.blocks, ...inner(second), ...second.blocks],
   };
   units.splice(at, 2, merged);
+};
+
+/**
+ * Text before the document's first heading (a cover's lines, a preamble) joins the part after
+ * it, so every lesson of a document with headings is named by one (issue 27).
+ */
+const joinLeadingText = (units: TUnit[]) => {
+  const [lead, next] = units;
+  if (!lead || lead.heading || !next?.heading) return;
+  units.splice(0, 2, { heading: next.heading, blocks: [...lead.blocks, ...next.blocks] });
 };
 
 /** The text split into `count` parts, or fewer when it has fewer sentences. */
@@ -199,6 +212,7 @@ export const splitIntoParts = (
   language: string,
 ): TUnit[] => {
   const units = toUnits(blocks);
+  joinLeadingText(units);
   while (units.length > count) mergeSmallest(units);
   while (units.length < count && splitLargest(units, language));
   return units;
@@ -206,9 +220,18 @@ export const splitIntoParts = (
 
 // --- Assessments ------------------------------------------------------------------------------
 
+/**
+ * A whole sentence as written: it opens with a capital or a number (after any opening quote or
+ * bracket) and ends with a full stop or an exclamation. A list item ("urgent deadlines, such
+ * as…"), a piece cut off at a page or a colon, or a heading run into the text is not one, and
+ * a statement made of it reads garbled (issue 27).
+ */
+const WHOLE_SENTENCE = /^["'“‘«„(]?[\p{Lu}\d].*[.!]["'”’»)]?$/su;
+
 const isStatement = (sentence: string) => {
   const words = wordCount(sentence);
   return (
+    WHOLE_SENTENCE.test(sentence) &&
     words >= 5 &&
     words <= 40 &&
     charCount(sentence) <= 240 &&
@@ -252,11 +275,22 @@ const NEGATIONS: Record<
   ],
 };
 
+/** A share after a number ("70 percent", "70 %"), which stays within 100 when changed. */
+const PERCENT = /^\s*(?:%|percent\b|per cent\b|per cento\b|percento\b|prozent\b)/iu;
+
 const alterNumber = (sentence: string): string | null => {
   const match = /(?<![\p{L}\d.,])(\d+)(?![\d\p{L}]|[.,]\d)/u.exec(sentence);
   if (!match?.[1]) return null;
   const value = Number(match[1]);
-  const changed = value >= 1000 && value <= 2100 ? value + 10 : value <= 1 ? value + 2 : value * 2;
+  const share = PERCENT.test(sentence.slice(match.index + match[1].length));
+  const changed =
+    share && value > 50
+      ? Math.round(value / 2)
+      : value >= 1000 && value <= 2100
+        ? value + 10
+        : value <= 1
+          ? value + 2
+          : value * 2;
   return `${sentence.slice(0, match.index)}${changed}${sentence.slice(match.index + match[1].length)}`;
 };
 
@@ -406,14 +440,15 @@ const trueFalseFrom = (source: TAssessmentSource): TAssessment | null => {
   let statement = first;
   // True and false statements alternate every two days (so "random" courses get both too);
   // a key term swapped for one of the same kind from another lesson is preferred, then a changed
-  // number or a negation, then a swapped word.
+  // number or a negation. A word swapped for any other word reads garbled ("the sender by
+  // trust", issue 27): without a change that keeps the sentence whole, the statement is true.
   if (Math.ceil(source.day / 2) % 2 === 0) {
-    found: for (const pass of ['term', 'number or negation', 'word'] as const) {
+    found: for (const pass of ['term', 'number or negation'] as const) {
       for (const candidate of candidates) {
         const altered =
           pass === 'term'
             ? alterTerm(candidate, source)
-            : alterStatement(candidate, source.language, source.others, pass === 'word');
+            : alterStatement(candidate, source.language, source.others, false);
         if (altered) {
           original = candidate;
           statement = altered;

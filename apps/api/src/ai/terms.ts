@@ -63,6 +63,11 @@ const STOPWORDS = new Set(
     'aber alle allem allen aller alles als also am andere anderen auch auf aus bei beim bereits bin bis bist da damit dann darf dass dein deine dem den denn der des dessen die dies diese diesem diesen dieser dieses doch dort durch ein eine einem einen einer eines etwa euch für gegen hat hatte hier ihm ihn ihr ihre im immer in ins ist jede jedem jeden jeder jedes jetzt kann kein keine können man mehr mit muss nach nicht noch nun nur ob oder ohne sehr sein seine sich sie sind so soll sollte über um und uns unter viel vom von vor wann war waren was weil wenn werden wie wieder wir wird wo zu zum zur zwischen',
     // Number words: a count is asked about by true/false, not as a term.
     'one two three four five six seven eight nine ten hundred thousand uno due tre quattro cinque sei sette otto nove dieci cento mille eins zwei drei vier fünf sechs sieben acht neun zehn hundert tausend',
+    // Units of time and measure (issue 27: "hour" offered beside "laptop"): they say how much
+    // of a fact, not what it is about, so no answer is made of one.
+    'second seconds minute minutes hour hours day days week weeks month months year years percent time times per cent secondo secondi minuto minuti ora ore giorno giorni settimana settimane mese mesi anno anni percento volta volte sekunde sekunden minute minuten stunde stunden tag tage tagen woche wochen monat monate jahr jahre jahren prozent mal',
+    // Pronouns the tagger takes for nouns ("watched by others").
+    'others another anybody somebody everybody altri altre entrambi andere anderen beide',
   ]
     .join(' ')
     .split(' '),
@@ -184,14 +189,19 @@ const isVerbForm = (word: string): boolean => {
   return verb;
 };
 
+const isAdjectiveOnly = (tags: readonly string[]) =>
+  tags.includes('Adjective') && !tags.includes('Noun');
+
 type TNounJson = { terms: { text: string; tags: string[] }[]; noun?: { isPlural?: boolean } };
 
 /** English noun phrases without their determiner, as compromise tags them. */
 const englishTerms = (sentence: string): TFound[] =>
   (nlp(sentence).nouns().json() as TNounJson[])
     .map((noun) => {
-      const words = noun.terms
-        .filter((term) => !term.tags.some((tag) => NOT_TERM_TAGS.has(tag)))
+      const kept = noun.terms.filter((term) => !term.tags.some((tag) => NOT_TERM_TAGS.has(tag)));
+      // A phrase ends with its noun: "keep the company safe" is no "company safe" (issue 27).
+      while (kept.length > 1 && isAdjectiveOnly(kept.at(-1)?.tags ?? [])) kept.pop();
+      const words = kept
         // Punctuation only at a word's ends is not the word's ("value."); inside ("file/block")
         // it is, and such a word is no term.
         .map((term) => term.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
@@ -218,6 +228,8 @@ export const lessonTerms = (
     const counts = new Map<string, TFound & { count: number }>();
     for (const sentence of sentences) {
       for (const { text, plural, gender } of termsOfSentence(sentence, language)) {
+        // The tagger splits a hyphenated or dotted word: only a term standing whole counts.
+        if (termIndex(sentence, text) < 0) continue;
         const key = text.toLowerCase();
         const entry = counts.get(key) ?? { text, plural, gender, count: 0 };
         entry.count += 1;
@@ -250,11 +262,18 @@ export const lessonTerms = (
   );
 };
 
-/** Where a term stands in a sentence as a whole word (or phrase), or -1. */
+/**
+ * Where a term stands in a sentence as a whole word (or phrase), or -1. A word joined to the
+ * term by a hyphen, dot, slash or @ makes it part of a longer one ("look-alike domains",
+ * "invoice.html", "name@example.com"): issue 27 found "alike domains" and "html" as answers.
+ */
 export const termIndex = (sentence: string, term: string): number => {
   const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return (
-    new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').exec(sentence)?.index ?? -1
+    new RegExp(
+      `(?<![\\p{L}\\p{N}]|[\\p{L}\\p{N}][-./@])${escaped}(?![\\p{L}\\p{N}]|[-./@][\\p{L}\\p{N}])`,
+      'u',
+    ).exec(sentence)?.index ?? -1
   );
 };
 

@@ -277,6 +277,9 @@ const prevailing = (pairs: readonly [number, number][]): number => {
   return best;
 };
 
+/** The widest spacing, in font sizes, of the lines of one heading wrapped over several. */
+const HEADING_LINE_SPACING = 1.6;
+
 /** How much larger than the body text a PDF line must be to read as a heading. */
 export const PDF_HEADING_SCALE = 1.15;
 
@@ -333,13 +336,15 @@ export const pdfLinesToBlocks = (pages: readonly (readonly TPdfLine[])[]): TBloc
     if (heading) {
       flush();
       const last = blocks.at(-1);
-      // A heading wrapped over two lines in the same large type is one heading.
+      // A heading wrapped over two lines in the same large type is one heading. Large type
+      // is spaced by its own size, not the body's: a cover's "Security Awareness for Every /
+      // Employee" became two headings, and the lesson was named "Employee" (issue 27).
       if (
         last?.kind === 'heading' &&
         larger &&
         headingSize === size &&
         !line.pageStart &&
-        !wideGap
+        line.gap <= size * HEADING_LINE_SPACING
       ) {
         last.text = `${last.text} ${text}`;
       } else blocks.push({ kind: 'heading', text });

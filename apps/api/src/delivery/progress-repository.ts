@@ -82,7 +82,7 @@ export const progressRepository = {
 
   /**
    * Enrolments of live courses completed once a lesson went out and nothing is left to send
-   * them; answers how many.
+   * them, none of the course's lessons having been canceled unsent; answers how many.
    */
   completeFinishedEnrolments: async (db: Db, nowIso: string): Promise<number> => {
     const completed = await db
@@ -117,6 +117,23 @@ export const progressRepository = {
                 .select('lesson_deliveries.uuid')
                 .whereRef('lesson_deliveries.enrollment_uuid', '=', 'enrollments.uuid')
                 .where('lesson_deliveries.status', 'in', ['scheduled', 'sending']),
+            ),
+          ),
+          // Issue 27: a lesson canceled before it went out (the course archived or canceled, the
+          // learner archived) was never received, so the course was not completed. Only a day
+          // the course still has counts: a day removed from the course cancels its lessons too.
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('lesson_deliveries')
+                .innerJoin('lessons', (join) =>
+                  join
+                    .onRef('lessons.course_uuid', '=', 'lesson_deliveries.course_uuid')
+                    .onRef('lessons.day', '=', 'lesson_deliveries.day'),
+                )
+                .select('lesson_deliveries.uuid')
+                .whereRef('lesson_deliveries.enrollment_uuid', '=', 'enrollments.uuid')
+                .where('lesson_deliveries.status', '=', 'canceled'),
             ),
           ),
         ]),

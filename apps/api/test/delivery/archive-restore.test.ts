@@ -208,3 +208,61 @@ describe('a course’s figures agree wherever they appear', async () => {
     expect(insight?.learners).toBe(2);
   });
 });
+
+// Issue 27: completion is never counted for lessons not sent. A learner whose list was deleted
+// mid-course can be archived; the rest of the course is then canceled for them at its send
+// time: the others complete it, that learner does not, and the statistics export says so.
+describe('lessons canceled before they went out', async () => {
+  const app = await buildTestApp();
+  const world = await createWorld(app);
+
+  const act = async (method: 'POST' | 'DELETE', url: string) =>
+    call(app, { method, url, headers: await authHeaders(app, world) });
+
+  it('keep the learner from completing the course, in the database and in the export', async () => {
+    app.testClock.set(START);
+    const stay = await learnersList(app, world, [{ first_name: 'Ada', last_name: 'Alpha' }]);
+    const leave = await learnersList(app, world, [{ first_name: 'Bruno', last_name: 'Bravo' }]);
+    const ada = stay.learners[0]!.uuid;
+    const bruno = leave.learners[0]!.uuid;
+    const course = await publishCourse(app, world, {
+      lists: [stay.list.uuid, leave.list.uuid],
+      days: 3,
+      distribution: { disabled_enrolment_opt_in: true, exclusion_days: ['saturday', 'sunday'] },
+    });
+    expect((await tickAt(app, MON)).sent).toBe(2);
+
+    app.testClock.set('2026-11-23T12:00:00.000Z');
+    expect((await act('DELETE', `/api/v1/learners-lists/${leave.list.uuid}`)).statusCode).toBe(200);
+    expect((await act('DELETE', `/api/v1/learners/${bruno}/soft`)).statusCode).toBe(200);
+    await tickAt(app, TUE);
+    await tickAt(app, WED);
+
+    const deliveries = await deliveriesOf(app, course);
+    const status = (learner: string, day: number) =>
+      deliveries.find((row) => row.learner_uuid === learner && row.day === day)?.status;
+    expect([status(ada, 3), status(bruno, 2), status(bruno, 3)]).toEqual([
+      'sent',
+      'canceled',
+      'canceled',
+    ]);
+    const enrolments = new Map(
+      (await enrolmentsOf(app, course)).map((row) => [row.learner_uuid, row.status]),
+    );
+    expect([enrolments.get(ada), enrolments.get(bruno)]).toEqual(['completed', 'enrolled']);
+
+    const exported = await act(
+      'POST',
+      `/api/v1/analytics/classrooms/${world.classroom}/courses/${course}/export`,
+    );
+    const rows = Buffer.from(exported.json.data.base64 as string, 'base64')
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    const column = rows[0]!.indexOf('enrollment_status');
+    const exportedStatus = (learner: string) => rows.find((row) => row[0] === learner)?.[column];
+    expect([exportedStatus(ada), exportedStatus(bruno)]).toEqual(['completed', 'enrolled']);
+  });
+});

@@ -59,7 +59,7 @@ describe('learners API', async () => {
           // Not given: the phone's country has one zone.
           time_zone: 'Europe/Rome',
           channels: [
-            { key: 'whatsapp', name: 'Whatsapp' },
+            { key: 'whatsapp', name: 'WhatsApp' },
             { key: 'ms-teams', name: 'MS Teams' },
           ],
           learners_lists: [],
@@ -777,7 +777,7 @@ describe('learners API', async () => {
         uuid: learner.uuid,
         // A stored phone without a plus gets one.
         phone: '+393331234567',
-        channels: [{ key: 'whatsapp', name: 'Whatsapp' }],
+        channels: [{ key: 'whatsapp', name: 'WhatsApp' }],
         reachability: 'reachable',
         learners_lists: [
           { uuid: all.uuid, name: 'All staff' },
@@ -836,7 +836,7 @@ describe('learners API', async () => {
           reachability: 'reachable',
           channels: [
             { key: 'slack', name: 'Slack', reachable: true },
-            { key: 'whatsapp', name: 'Whatsapp', reachable: false },
+            { key: 'whatsapp', name: 'WhatsApp', reachable: false },
           ],
         },
       });
@@ -891,7 +891,7 @@ describe('learners API', async () => {
       });
       expect(fetched.json.data.channels).toEqual([
         { key: 'slack', name: 'Slack' },
-        { key: 'whatsapp', name: 'Whatsapp' },
+        { key: 'whatsapp', name: 'WhatsApp' },
       ]);
       const response = await call(app, {
         method: 'PUT',

@@ -115,7 +115,7 @@ describe('company, classrooms and reference data', async () => {
       expect(channels[2]).toEqual({
         uuid: '6a1c2f3e-0001-4c00-8000-000000000003',
         key: 'whatsapp',
-        name: 'Whatsapp',
+        name: 'WhatsApp',
         contact: 'phone',
       });
       expect(channels.filter((channel) => channel.contact === 'email')).toHaveLength(4);

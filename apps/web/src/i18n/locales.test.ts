@@ -80,6 +80,21 @@ describe('locales/*.json', () => {
     expect(differing).toEqual([]);
   });
 
+  // Issue 27: one word for one thing in each language. Italian learners are "discenti" (not
+  // also "partecipanti"); WhatsApp is spelt its own way in every language.
+  const OTHER_WORDS: Record<string, RegExp[]> = {
+    en: [/Whatsapp/],
+    it: [/Whatsapp/, /partecipant[ei]/i],
+    de: [/Whatsapp/],
+  };
+  it.each(LOCALES)('%s calls each thing by one word', (lng) => {
+    const words = OTHER_WORDS[lng] ?? [];
+    const others = [...locales.get(lng)!]
+      .filter(([, value]) => words.some((word) => word.test(value)))
+      .map(([key]) => key);
+    expect(others).toEqual([]);
+  });
+
   it('translates every error code and plan function', () => {
     expect(ERROR_CODES.filter((code) => !en.has(`errors.${code}`))).toEqual([]);
     expect(

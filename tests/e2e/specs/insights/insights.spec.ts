@@ -39,6 +39,8 @@ test('a chosen course shows the figures the API answers, its 15-day charts and i
     await expect(insights.metric(key)).toHaveText(percent(gdpr[key], 'en-GB'));
   }
   await expect(insights.metric('dormantLearners')).toHaveText(String(gdpr.dormantLearners));
+  // A dormant rate is not rated: mirrored, the spec's bands called 41.3 % "Good" (issue 27).
+  await expect(page.locator('[data-metric="dormant"] .metric-band')).toHaveText('\u00a0');
 
   // Each figure explains itself: name, definition and the formula of docs/metrics.md.
   await page.getByRole('button', { name: 'About Engagement rate' }).click();

@@ -16,7 +16,7 @@ test('a new learner with an Italian national phone is stored as +39…, then edi
   await page.goto('/learners/mode/new');
   await page.getByLabel('First name').fill('Giulia');
   await page.getByLabel('Last name').fill(last);
-  await antdSelectOption(page, page.getByLabel('Channels'), 'Whatsapp');
+  await antdSelectOption(page, page.getByLabel('Channels'), 'WhatsApp');
   await page.keyboard.press('Escape');
   await page.getByLabel('Phone', { exact: true }).fill('333 123 4567');
   await page.getByRole('button', { name: 'Create learner' }).click();

@@ -48,7 +48,7 @@ test('an Italian HR sheet: one mapping fixed, a default channel, imported into a
   await expect(page.getByRole('button', { name: 'Import', exact: true })).toBeDisabled();
 
   await antdSelectOption(page, combobox('Learner field of the column Recapito'), 'Phone');
-  await antdSelectOption(page, combobox('Channels for rows without any'), 'Whatsapp');
+  await antdSelectOption(page, combobox('Channels for rows without any'), 'WhatsApp');
   await page.keyboard.press('Escape');
   await antdSelectOption(page, combobox('Language for rows without one'), 'Italian');
   // The first rows, checked by the shared rules: two ready, the bad e-mail said in words.

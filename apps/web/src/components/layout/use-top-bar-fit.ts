@@ -2,16 +2,18 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 
 /**
- * How much of the top bar keeps its names, from the roomiest to the tightest: every name; the
- * Channels link as an icon; the account link too; Log out too; smaller gaps and a shorter
+ * How much of the top bar keeps its names, from the roomiest to the tightest: every name; Log
+ * out as an icon; the account link too; the Channels link too; smaller gaps and a shorter
  * classroom name; then the collapsed menu (a button opening the whole navigation with its names). The main navigation keeps its names until the
  * collapse, so it is never clipped.
  */
+// Log out and the account (a user icon, known everywhere) become icons before Channels, a page
+// whose icon alone says nothing: it lost its name first, at 1366 px in English (issue 27).
 export const TOP_BAR_FIT_STEPS = [
   'full',
-  'channels-icon',
-  'account-icon',
   'end-icons',
+  'account-icon',
+  'channels-icon',
   'tight',
   'collapsed',
 ];

@@ -19,7 +19,7 @@ import {
   resumeStep,
 } from './wizard/draft.ts';
 import type { TDraftStore, TStep } from './wizard/draft.ts';
-import { useLeaveGuard } from './wizard/leave-guard.tsx';
+import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { useCourseSave } from './wizard/use-course-save.ts';
 import { WizardContext } from './wizard/wizard-context.ts';
 import './wizard/wizard.css';

@@ -6,6 +6,7 @@ import { App, Button, Card, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 
+import { useLeaveGuard } from '../../components/leave-guard.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ROUTES, learnerViewPath } from '../../config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -38,7 +39,7 @@ const toFormValues = (learner: TLearner): TFormValues => ({
 /**
  * /learners/mode/{uuid} (spec §2): a new learner (`new`) or an existing one. The learner is saved,
  * then their lists are synced (PATCH …/learners-lists/sync). Leaving with unsaved changes asks
- * first; the learners plan limit opens the upgrade modal (the client's 402 reaction).
+ * first, in the wizard's dialog (save, leave without saving, stay); the learners plan limit opens the upgrade modal (the client's 402 reaction).
  */
 export const LearnerEdit = () => {
   const { t } = useTranslation();
@@ -58,16 +59,18 @@ export const LearnerEdit = () => {
     schema: creating ? ZCreateLearnerRequestSchema : ZUpdateLearnerRequestSchema,
     redirect: false,
     successNotification: false,
-    warnWhenUnsavedChanges: true,
+    // The app's own leave dialog below, not Refine's (the browser's confirm).
+    warnWhenUnsavedChanges: false,
     failureMessage: t(`learners.notifications.${creating ? 'createFailed' : 'updateFailed'}`),
     queryOptions: { select: (result) => ({ ...result, data: result.data }) },
   });
   const learner = query?.data?.data;
 
-  const save = async (values: TFormValues) => {
+  /** Saves the learner and their lists; answers the learner's uuid, or null when refused. */
+  const persist = async (values: TFormValues): Promise<string | null> => {
     const { lists = [], ...body } = values;
     const saved = await onFinish(body as TFormValues).catch(() => undefined);
-    if (!saved) return;
+    if (!saved) return null;
     const uuid = saved.data.uuid;
     const before =
       learner?.learners_lists
@@ -87,8 +90,22 @@ export const LearnerEdit = () => {
       key: 'ccp:learner-saved',
       message: t(creating ? 'notifications.learnerCreated' : 'notifications.learnerUpdated'),
     });
-    void navigate(learnerViewPath(uuid));
+    return uuid;
   };
+
+  const save = async (values: TFormValues) => {
+    const uuid = await persist(values);
+    if (uuid) void navigate(learnerViewPath(uuid));
+  };
+
+  const { guard } = useLeaveGuard({
+    dirty: () => form.isFieldsTouched(),
+    save: async () => {
+      const values = await form.validateFields().catch(() => null);
+      return values !== null && (await persist(values)) !== null;
+    },
+    textKey: 'learners.leave',
+  });
 
   const title = creating
     ? t('learners.titles.create')
@@ -98,6 +115,7 @@ export const LearnerEdit = () => {
 
   return (
     <section className="page-section page-medium">
+      {guard}
       <PageHeader
         title={title}
         subtitle={t('learners.formIntro')}

@@ -24,8 +24,9 @@ const RATES: { key: TRateKey; band: TBand }[] = [
   { key: 'successRate', band: { kind: 'effectiveness' } },
   { key: 'activityRate', band: { kind: 'stats' } },
   { key: 'engagementRate', band: { kind: 'stats' } },
-  // Lower is better: the words of 100 − dormant.
-  { key: 'dormant', band: { kind: 'stats', inverse: true } },
+  // Spec §9's bands rate figures where more is better; mirrored for the dormant rate they called
+  // 41.3 % of learners gone quiet "Good" (issue 27). The spec gives it no band: no words.
+  { key: 'dormant', band: null },
 ];
 
 const MOOD_ICONS: Record<TMood, ReactNode> = {

@@ -5,8 +5,8 @@ import { Popover } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** How a figure's words are chosen: a score band (inverse: lower is better), or none. */
-export type TBand = { kind: TScoreKind; inverse?: boolean } | null;
+/** How a figure's words are chosen: a score band, or none. */
+export type TBand = { kind: TScoreKind } | null;
 
 type Props = {
   /** `metrics.<key>` in locales/: name, definition, formula. */
@@ -66,7 +66,7 @@ export const Metric = ({ metric, value, text, band, words, large = false }: Prop
   let tone = '';
   if (words) wording = words;
   else if (band && value !== null && value !== undefined) {
-    const index = scoreBand(band.kind, band.inverse ? 100 - value : value);
+    const index = scoreBand(band.kind, value);
     wording = t(`scores.${band.kind}.${index}`);
     tone = ` tone-${toneOf(index, scoreBandCount(band.kind))}`;
   }

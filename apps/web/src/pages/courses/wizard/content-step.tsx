@@ -24,6 +24,9 @@ import { LessonForm } from './lesson-form.tsx';
 import { useCourseSave } from './use-course-save.ts';
 import { useDraftSnapshot, useWizard } from './wizard-context.ts';
 
+/** How long a removed language can be put back, in seconds. */
+const LANGUAGE_UNDO_SECONDS = 10;
+
 // The Content step (spec §2, §4): the course's languages (one primary), its days (at most 30),
 // and one lesson per day and language. Switching or adding a language, day or lesson waits while
 // the current lesson has errors; once a second language exists no day can be added, and a
@@ -317,6 +320,29 @@ export const ContentStep = () => {
       </div>
     ) : null;
 
+  // A removed language can be put back for a while, lessons and all (issue 27).
+  const removeLanguage = (code: TLocale) => {
+    const undo = store.removeLanguage(code);
+    show(day, primary);
+    const key = `ccp:language-removed:${code}`;
+    notification.info({
+      key,
+      message: t('courses.wizard.content.languageRemoved', { language: languageName(code) }),
+      duration: LANGUAGE_UNDO_SECONDS,
+      actions: (
+        <Button
+          size="small"
+          onClick={() => {
+            undo();
+            notification.destroy(key);
+          }}
+        >
+          {t('courses.wizard.content.undoRemoveLanguage')}
+        </Button>
+      ),
+    });
+  };
+
   return (
     <div className="content-step">
       <div
@@ -348,10 +374,7 @@ export const ContentStep = () => {
                 })}
                 okText={t('courses.wizard.content.removeLanguage')}
                 cancelText={t('buttons.cancel')}
-                onConfirm={() => {
-                  store.removeLanguage(entry.short_name);
-                  show(day, primary);
-                }}
+                onConfirm={() => removeLanguage(entry.short_name)}
               >
                 <Button type="link" size="small" className="language-remove">
                   {t('courses.wizard.content.removeLanguage')}

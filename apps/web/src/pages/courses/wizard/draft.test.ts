@@ -136,3 +136,29 @@ describe('adding a language', () => {
     expect(store.requestBody('-').body.lessons).toHaveLength(4);
   });
 });
+
+describe('removing a language', () => {
+  it('can be undone: the language comes back in its place with every lesson as written', () => {
+    const store = createDraftStore(course());
+    store.addLanguage('it', ['Vero', 'Falso']);
+    store.addLanguage('de', ['Richtig', 'Falsch']);
+    const { day: _day, language: _language, ...values } = store.lesson(1, 'it');
+    store.setLesson(1, 'it', { ...values, title: 'Giorno 1', topic_intro: 'Perché conta.' });
+    const written = store.lesson(1, 'it');
+
+    const undo = store.removeLanguage('it');
+    expect(store.snapshot().languages.map((entry) => entry.short_name)).toEqual(['en', 'de']);
+    expect(store.lesson(1, 'it').title).toBe('');
+
+    undo();
+    expect(store.snapshot().languages.map((entry) => entry.short_name)).toEqual(['en', 'it', 'de']);
+    expect(store.lesson(1, 'it')).toEqual(written);
+    expect(store.lesson(2, 'it').assessment?.answers.map((answer) => answer.text)).toEqual([
+      'Vero',
+      'Falso',
+    ]);
+    // Undone twice, or after the language was added again, it changes nothing.
+    undo();
+    expect(store.snapshot().languages).toHaveLength(3);
+  });
+});

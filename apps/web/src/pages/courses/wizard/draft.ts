@@ -377,15 +377,35 @@ export const createDraftStore = (course: TCourse) => {
       statesVersion += 1;
       change({ languages: [...snapshot.languages, { short_name: language, is_primary: false }] });
     },
-    removeLanguage: (language: TLocale) => {
+    /**
+     * Removes a language and its lessons; answers how to undo it (issue 27: its lessons were
+     * gone at once), which puts the language back where it was with every lesson as it was.
+     */
+    removeLanguage: (language: TLocale): (() => void) => {
       const entry = snapshot.languages.find((item) => item.short_name === language);
-      if (!entry || entry.is_primary) return;
+      if (!entry || entry.is_primary) return () => undefined;
+      const position = snapshot.languages.indexOf(entry);
+      const removed: [number, TLessonDraft][] = [];
       for (let day = 1; day <= snapshot.days; day += 1) {
+        const lesson = lessons.get(lessonKey(day, language));
+        if (lesson) removed.push([day, lesson]);
         lessons.delete(lessonKey(day, language));
         states.delete(lessonKey(day, language));
       }
       statesVersion += 1;
       change({ languages: snapshot.languages.filter((item) => item !== entry) });
+      return () => {
+        if (snapshot.languages.some((item) => item.short_name === language)) return;
+        for (const [day, lesson] of removed) {
+          if (day > snapshot.days) continue;
+          lessons.set(lessonKey(day, language), lesson);
+          refreshState(lessonKey(day, language));
+        }
+        statesVersion += 1;
+        const languages = [...snapshot.languages];
+        languages.splice(Math.min(position, languages.length), 0, entry);
+        change({ languages });
+      };
     },
     /** Replaces lessons with the API's (after a save or a translation). */
     replaceFromCourse: (next: TCourse, keepLocal = false) => {

@@ -27,9 +27,11 @@ export const useLearnerActions = () => {
   const [pending, setPending] = useState<string | null>(null);
   const meta = { errorFeedback: 'caller' };
 
-  const refresh = () =>
+  // A deleted learner's own page is not read again: it answered 404, and a "Not found." toast
+  // stood beside the success (issue 27). Lists and counts are.
+  const refresh = (deleted = false) =>
     Promise.all([
-      invalidate({ resource: 'learners', invalidates: ['all'] }),
+      invalidate({ resource: 'learners', invalidates: deleted ? ['list', 'many'] : ['all'] }),
       // Member counts change with archive, restore and delete.
       invalidate({ resource: 'learners-lists', invalidates: ['all'] }),
     ]);
@@ -38,12 +40,13 @@ export const useLearnerActions = () => {
     key: string,
     texts: { success: string; failure: string },
     call: () => Promise<unknown>,
+    deleted = false,
   ) => {
     setPending(key);
     try {
       await call();
       notification.success({ key: `ccp:${key}`, message: texts.success });
-      await refresh();
+      await refresh(deleted);
       return true;
     } catch (error) {
       if (isLeftToCaller(error)) {
@@ -92,15 +95,21 @@ export const useLearnerActions = () => {
         okType: 'danger',
         cancelText: t('buttons.cancel'),
         onOk: async () => {
-          const done = await run(`delete:${learner.uuid}`, learnerTexts('delete', learner), () =>
-            deleteRecord({
-              resource: 'learners',
-              id: learner.uuid,
-              meta,
-              mutationMode: 'pessimistic',
-              successNotification: false,
-              errorNotification: false,
-            }),
+          const done = await run(
+            `delete:${learner.uuid}`,
+            learnerTexts('delete', learner),
+            () =>
+              deleteRecord({
+                resource: 'learners',
+                id: learner.uuid,
+                meta,
+                mutationMode: 'pessimistic',
+                successNotification: false,
+                errorNotification: false,
+                // Refine's own refresh would read the deleted learner's page again too.
+                invalidates: ['list', 'many'],
+              }),
+            true,
           );
           if (done) after?.();
         },

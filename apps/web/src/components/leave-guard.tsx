@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UNSAFE_NavigationContext } from 'react-router';
 
-// Leaving a wizard step with unsaved changes asks whether to save progress (spec §4): links and
+// Leaving a wizard step (or a form: the learner's) with unsaved changes asks whether to save
+// progress (spec §4), in the app's own dialog, not the browser's (issue 27): links and
 // buttons that navigate (the step bar, the top bar) go through the router's navigator, which is
 // held while the question is open; the browser's Back lands on a copy of the current entry that
 // is pushed while there are changes, so the page stays and asks; closing the tab asks the
@@ -21,6 +22,8 @@ type TProps = {
   dirty: () => boolean;
   /** Saves; answers false when the save failed (the page stays and shows why). */
   save: () => Promise<boolean>;
+  /** The question's text: a wizard step's unless told (the key of a translation). */
+  textKey?: string;
 };
 
 const TRAP = 'ccpLeaveGuard';
@@ -29,6 +32,7 @@ const TRAP = 'ccpLeaveGuard';
 export const useLeaveGuard = ({
   dirty,
   save,
+  textKey = 'courses.wizard.leave.text',
 }: TProps): { guard: ReactNode; bypass: (run: () => void) => void } => {
   const { t } = useTranslation();
   const { navigator } = useContext(UNSAFE_NavigationContext) as unknown as {
@@ -137,7 +141,7 @@ export const useLeaveGuard = ({
         </Button>,
       ]}
     >
-      <p className="modal-message">{t('courses.wizard.leave.text')}</p>
+      <p className="modal-message">{t(textKey)}</p>
     </Modal>
   );
 
