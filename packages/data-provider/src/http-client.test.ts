@@ -1,8 +1,8 @@
-import { MESSAGES } from '@ccp/schemas';
+import { CSRF_HEADER, MESSAGES, PLATFORM, REFRESH_COOKIE_HEADER } from '@ccp/schemas';
 import { describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from './api-error.ts';
-import { createHttpClient } from './http-client.ts';
+import { REFRESH_PATH, createHttpClient } from './http-client.ts';
 import type { ClientEvents } from './http-client.ts';
 import { memoryTokenStore } from './token-store.ts';
 
@@ -239,5 +239,84 @@ describe('timeouts and retries (the CLI’s --timeout)', () => {
       MESSAGES.notCcpApi,
       expect.objectContaining({ key: 'notCcpApi' }),
     );
+  });
+});
+
+describe('the refresh token in the browser’s cookie (issue 30)', () => {
+  /** A fake server whose refresh call answers only with the CSRF header and no body token. */
+  const cookieServer = () => {
+    const sent: { path: string; headers: Record<string, string>; body: unknown }[] = [];
+    let issued = 0;
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      const path = new URL(input instanceof Request ? input.url : input.toString()).pathname;
+      const headers = { ...(init?.headers as Record<string, string>) };
+      const body = init?.body ? (JSON.parse(init.body as string) as unknown) : undefined;
+      sent.push({ path, headers, body });
+      if (path === REFRESH_PATH) {
+        if (headers[CSRF_HEADER] !== '1') {
+          return Promise.resolve(
+            json(403, { error: { code: 'FORBIDDEN', message: MESSAGES.csrfHeaderMissing } }),
+          );
+        }
+        issued += 1;
+        return Promise.resolve(
+          json(200, { data: { access_token: `access-${issued}`, refresh_token: '' } }),
+        );
+      }
+      const fresh = headers.authorization === `Bearer access-${issued}` && issued > 0;
+      return Promise.resolve(
+        fresh
+          ? json(200, { data: { ok: true } })
+          : json(401, { error: { code: 'UNAUTHENTICATED', message: MESSAGES.unauthenticated } }),
+      );
+    };
+    return { sent, fetch };
+  };
+
+  it('after a reload (no tokens held) refreshes from the cookie with the CSRF header, no body token', async () => {
+    const server = cookieServer();
+    const tokens = memoryTokenStore();
+    const client = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens,
+      fetch: server.fetch,
+      refreshCookie: true,
+    });
+    await expect(client.get('/api/v1/users/me')).resolves.toEqual({ data: { ok: true } });
+    const refreshCall = server.sent.find((call) => call.path === REFRESH_PATH)!;
+    expect(refreshCall.headers).toMatchObject({ [CSRF_HEADER]: '1', [REFRESH_COOKIE_HEADER]: '1' });
+    expect(refreshCall.body).toEqual({ platform: PLATFORM });
+    // Only the access token is held: nothing a script could take for a month.
+    expect(tokens.get()).toEqual({ access_token: 'access-1', refresh_token: '' });
+    // Concurrent expired calls share one refresh.
+    tokens.set({ access_token: 'expired', refresh_token: '' });
+    await Promise.all([client.get('/api/v1/a'), client.get('/api/v1/b')]);
+    expect(server.sent.filter((call) => call.path === REFRESH_PATH)).toHaveLength(2);
+  });
+
+  it('asks for the cookie on sign-in calls; without cookie mode the body flow is unchanged', async () => {
+    const server = cookieServer();
+    const cookieClient = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens: memoryTokenStore(),
+      fetch: server.fetch,
+      refreshCookie: true,
+    });
+    await cookieClient
+      .post('/api/v1/users/oauth/2fa-token', {}, { quiet: () => true })
+      .catch(() => undefined);
+    expect(server.sent.at(-1)!.headers[REFRESH_COOKIE_HEADER]).toBe('1');
+
+    const bodyClient = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens: memoryTokenStore({ access_token: 'old', refresh_token: 'refresh-1' }),
+      fetch: server.fetch,
+    });
+    const refused = await failureOf(bodyClient.refresh());
+    expect(refused.status).toBe(403);
+    const last = server.sent.at(-1)!;
+    expect(last.body).toEqual({ refresh_token: 'refresh-1', platform: PLATFORM });
+    expect(last.headers[CSRF_HEADER]).toBeUndefined();
+    expect(last.headers[REFRESH_COOKIE_HEADER]).toBeUndefined();
   });
 });

@@ -1,4 +1,10 @@
-import { MESSAGES, PLATFORM, ZErrorBodySchema } from '@ccp/schemas';
+import {
+  CSRF_HEADER,
+  MESSAGES,
+  PLATFORM,
+  REFRESH_COOKIE_HEADER,
+  ZErrorBodySchema,
+} from '@ccp/schemas';
 
 import { ApiError } from './api-error.ts';
 import type { TReaction } from './api-error.ts';
@@ -99,6 +105,13 @@ export type HttpClientOptions = {
    * (capped at `maxDelayMs`) or what the answer's Retry-After asks. Off unless set.
    */
   retry?: RetryPolicy;
+  /**
+   * The browser's way (issue 30): the server keeps the refresh token in an HttpOnly cookie no
+   * script can read, so the token store holds only the access token (with an empty refresh token)
+   * and a refresh sends the cookie with the CSRF header instead of a body token. With no tokens
+   * at all (a reload) a refresh still asks: the cookie may hold a session.
+   */
+  refreshCookie?: boolean;
 };
 
 export type RetryPolicy = {
@@ -196,6 +209,7 @@ export const createHttpClient = ({
   language,
   timeoutMs = 0,
   retry,
+  refreshCookie = false,
 }: HttpClientOptions): HttpClient => {
   let refreshing: Promise<TTokens> | null = null;
 
@@ -233,6 +247,9 @@ export const createHttpClient = ({
       body = JSON.stringify(options.body);
     }
     if (bearer) headers.authorization = `Bearer ${bearer}`;
+    // The server sets the cookie only on the calls that answer full tokens.
+    if (refreshCookie) headers[REFRESH_COOKIE_HEADER] = '1';
+    if (refreshCookie && path === REFRESH_PATH) headers[CSRF_HEADER] = '1';
     const lang = language?.();
     if (lang) headers['accept-language'] = lang;
     // A streamed upload may rightly take longer than any one limit: only its caller bounds it.
@@ -284,13 +301,12 @@ export const createHttpClient = ({
     }
   };
 
-  const rotate = async (current: TTokens): Promise<TTokens> => {
-    const response = await send(
-      'POST',
-      REFRESH_PATH,
-      { body: { refresh_token: current.refresh_token, platform } },
-      null,
-    );
+  const rotate = async (current: TTokens | null): Promise<TTokens> => {
+    // In cookie mode the browser sends the refresh token: the body has none.
+    const body = current?.refresh_token
+      ? { refresh_token: current.refresh_token, platform }
+      : { platform };
+    const response = await send('POST', REFRESH_PATH, { body }, null);
     if (!response.ok) throw await errorFromResponse(response);
     const { data } = (await response.json()) as {
       data: { access_token: string; refresh_token: string; expires_in?: number };
@@ -300,10 +316,19 @@ export const createHttpClient = ({
     return next;
   };
 
+  // What tells that another holder rotated the tokens: the refresh token, or in cookie mode
+  // (where the store has none) the access token.
+  const rotationMark = (held: TTokens | null | undefined) =>
+    refreshCookie ? held?.access_token : held?.refresh_token;
+
   const refresh = (): Promise<TTokens> => {
-    const seen = tokens.get()?.refresh_token;
+    const seen = rotationMark(tokens.get());
     refreshing ??= refreshLock(async () => {
       const current = tokens.get();
+      if (refreshCookie) {
+        if (seen !== undefined && current && current.access_token !== seen) return current;
+        return rotate(null);
+      }
       if (!current?.refresh_token) {
         throw new ApiError({
           status: 401,
@@ -337,7 +362,8 @@ export const createHttpClient = ({
       // An expired access token: refresh once (shared by concurrent calls) and retry once.
       if (response.status === 401 && role === 'other' && useAuth && !options.bearer) {
         // Skip the refresh when another call already rotated the tokens while this one was in flight.
-        const rotatedMeanwhile = refreshing === null && tokens.get()?.access_token !== firstBearer;
+        const rotatedMeanwhile =
+          refreshing === null && (tokens.get()?.access_token ?? null) !== firstBearer;
         if (!rotatedMeanwhile) {
           try {
             await refresh();

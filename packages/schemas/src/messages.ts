@@ -325,6 +325,7 @@ export const MESSAGES = {
   invitationAccepted: 'This invitation has already been accepted: sign in instead.',
   roleInvalid: 'The role must be admin or creator.',
   sessionCurrent: 'This is the session you are using: sign out instead.',
+  freshCodeRequired: 'Enter a fresh code from your authenticator app to confirm it is you.',
 } as const;
 
 export type TMessageKey = keyof typeof MESSAGES;

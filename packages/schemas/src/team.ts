@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { ZAccountEmailSchema, ZLinkTokenSchema, ZNewPasswordSchema } from './account.ts';
+import { ZOtpCodeSchema } from './auth.ts';
 import { ZTimestampSchema, ZUuidSchema, dataEnvelope } from './common.ts';
 import { MESSAGES } from './messages.ts';
 
@@ -41,10 +42,20 @@ export type TInvitation = z.infer<typeof ZInvitationSchema>;
 export const ZListInvitationsResponseSchema = dataEnvelope(z.array(ZInvitationSchema));
 export const ZInvitationResponseSchema = dataEnvelope(ZInvitationSchema);
 
-export const ZCreateInvitationRequestSchema = z.object({
-  email: ZAccountEmailSchema,
-  role: ZTeamRoleSchema.default('creator'),
-});
+/** The one role whose invitation asks the inviter for a fresh authenticator code (issue 30). */
+export const ROLE_NEEDING_FRESH_CODE: TTeamRole = 'admin';
+
+export const ZCreateInvitationRequestSchema = z
+  .object({
+    email: ZAccountEmailSchema,
+    role: ZTeamRoleSchema.default('creator'),
+    /** A fresh code of the inviter's authenticator: a session alone never makes an administrator. */
+    code: ZOtpCodeSchema.optional(),
+  })
+  .refine((body) => body.role !== ROLE_NEEDING_FRESH_CODE || body.code !== undefined, {
+    path: ['code'],
+    message: MESSAGES.freshCodeRequired,
+  });
 export type TCreateInvitationRequest = z.input<typeof ZCreateInvitationRequestSchema>;
 
 /** What the invitee's page shows before they choose a password. */

@@ -225,6 +225,7 @@ describe('personal API tokens', async () => {
       method: 'POST',
       url: `/api/v1/team/members/${member.uuid}/reset-2fa`,
       headers: bearer((await signIn(app, admin)).access_token),
+      payload: { code: totpCode(app) },
     });
     expect(reset2fa.statusCode).toBe(200);
     expect(await byAdmin()).toBe(401);

@@ -9,6 +9,8 @@ import { PLATFORM, buildTestApp, call, createCompany, createUser, totpCode } fro
 // body-token flow is unchanged.
 
 const app = await buildTestApp();
+/** A deployment's host: only plain http to a loopback host leaves Secure out. */
+const PUBLIC_HOST = 'ccp.example.test';
 
 /** `name=value` of the response's refresh cookie, and its attributes. */
 const refreshCookie = (headers: Record<string, unknown>) => {
@@ -37,7 +39,7 @@ describe('the refresh token as an HttpOnly cookie (issue 30)', () => {
     const second = await call(app, {
       method: 'POST',
       url: '/api/v1/users/oauth/2fa-token',
-      headers: { ...bearer(first.access_token), [REFRESH_COOKIE_HEADER]: '1' },
+      headers: { ...bearer(first.access_token), [REFRESH_COOKIE_HEADER]: '1', host: PUBLIC_HOST },
       payload: { refresh_token: first.refresh_token, platform: PLATFORM, code: totpCode(app) },
     });
     expect(second.statusCode).toBe(200);
@@ -94,6 +96,39 @@ describe('the refresh token as an HttpOnly cookie (issue 30)', () => {
       pair: `${REFRESH_COOKIE_NAME}=`,
       attributes: expect.arrayContaining(['Max-Age=0', 'Path=/api/v1/users/oauth/refresh']),
     });
+  });
+
+  it('leaves Secure out only over plain http to a loopback host, where npm start serves', async () => {
+    const user = await createUser(app, await createCompany(app));
+    const secureOn = async (host: string) => {
+      app.testClock.advance(30_000);
+      const first = (await login(app, user.email)).json.data;
+      const signedIn = await call(app, {
+        method: 'POST',
+        url: '/api/v1/users/oauth/2fa-token',
+        headers: { ...bearer(first.access_token), [REFRESH_COOKIE_HEADER]: '1', host },
+        payload: { refresh_token: first.refresh_token, platform: PLATFORM, code: totpCode(app) },
+      });
+      const cookie = refreshCookie(signedIn.headers)!;
+      expect(cookie.attributes).toEqual(
+        expect.arrayContaining(['HttpOnly', 'SameSite=Strict', 'Path=/api/v1/users/oauth/refresh']),
+      );
+      const out = await call(app, {
+        method: 'POST',
+        url: '/api/v1/users/oauth/logout',
+        headers: { ...bearer(signedIn.json.data.access_token), host },
+      });
+      // Clearing uses the same attributes, or a browser would keep the cookie it set.
+      expect(refreshCookie(out.headers)!.attributes.includes('Secure')).toBe(
+        cookie.attributes.includes('Secure'),
+      );
+      return cookie.attributes.includes('Secure');
+    };
+    expect(await secureOn('localhost:8080')).toBe(false);
+    expect(await secureOn('127.0.0.1:8080')).toBe(false);
+    expect(await secureOn('[::1]:8080')).toBe(false);
+    expect(await secureOn(PUBLIC_HOST)).toBe(true);
+    expect(await secureOn('localhost.example.test')).toBe(true);
   });
 
   it('without the cookie header the pair is answered in the body, as the CLI keeps it', async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { API_TOKEN_PREFIX } from '@ccp/schemas';
+import { API_TOKEN_PREFIX, MESSAGES } from '@ccp/schemas';
 
 import {
   buildTestApp,
@@ -341,10 +341,12 @@ describe('roles and deactivation', () => {
     const { company, admin, headers } = await team();
     const creator = await createUser(app, company, { isAdmin: false });
     const session = await signIn(app, creator);
+    app.testClock.advance(30_000);
     const done = await call(app, {
       method: 'POST',
       url: `/api/v1/team/members/${creator.uuid}/reset-2fa`,
       headers,
+      payload: { code: totpCode(app) },
     });
     expect(done.json.data.is_2fa_enabled).toBe(false);
     expect((await me(app, session.access_token)).statusCode).toBe(401);
@@ -356,6 +358,64 @@ describe('roles and deactivation', () => {
       actor: { uuid: admin.uuid, email: admin.email },
       target: creator.email,
     });
+  });
+
+  it("asks a fresh code of the administrator to invite an administrator or reset another's 2FA (issue 30)", async () => {
+    const { company, headers } = await team();
+    app.testClock.advance(30_000);
+    // A creator's invitation needs none.
+    expect((await invite(headers, 'plain.creator@example.test')).statusCode).toBe(201);
+
+    const bare = await invite(headers, 'boss@example.test', 'admin');
+    expect(bare.statusCode).toBe(422);
+    expect(bare.json.error.errors).toEqual({ code: [MESSAGES.freshCodeRequired] });
+    const inItalian = await call(app, {
+      method: 'POST',
+      url: '/api/v1/team/invitations',
+      headers: { ...headers, 'accept-language': 'it' },
+      payload: { email: 'boss@example.test', role: 'admin' },
+    });
+    expect(inItalian.json.error.errors.code).toEqual([
+      'Inserisci un nuovo codice dalla tua app di autenticazione per confermare che sei tu.',
+    ]);
+    const adminInvite = (code: string) =>
+      call(app, {
+        method: 'POST',
+        url: '/api/v1/team/invitations',
+        headers,
+        payload: { email: 'boss@example.test', role: 'admin', code },
+      });
+    const wrong = await adminInvite(totpCode(app, undefined, 5));
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json.error.code).toBe('INVALID_CODE');
+    const code = totpCode(app);
+    expect((await adminInvite(code)).statusCode).toBe(201);
+    const pending = await call(app, { method: 'GET', url: '/api/v1/team/invitations', headers });
+    expect(
+      (pending.json.data as { email: string; role: string }[])
+        .map(({ email, role }) => `${email} ${role}`)
+        .sort(),
+    ).toEqual(['boss@example.test admin', 'plain.creator@example.test creator']);
+
+    const creator = await createUser(app, company, { isAdmin: false });
+    const reset = (payload?: Record<string, string>) =>
+      call(app, {
+        method: 'POST',
+        url: `/api/v1/team/members/${creator.uuid}/reset-2fa`,
+        headers,
+        ...(payload ? { payload } : {}),
+      });
+    const noCode = await reset({});
+    expect(noCode.statusCode).toBe(422);
+    expect(noCode.json.error.errors).toEqual({ code: [MESSAGES.required] });
+    // The step just spent on the invitation does not open a second action.
+    const spent = await reset({ code });
+    expect(spent.json.error.code).toBe('CODE_ALREADY_USED');
+    expect((await login(app, creator.email)).json.data.is_2fa_enabled).toBe(true);
+    app.testClock.advance(30_000);
+    const done = await reset({ code: totpCode(app) });
+    expect(done.statusCode).toBe(200);
+    expect(done.json.data.is_2fa_enabled).toBe(false);
   });
 
   it('keeps the team to its own company and its administrators', async () => {

@@ -70,6 +70,7 @@ export const teamActionRequests = {
       url: `${TEAM}/members/${segment(uuid)}/reactivate`,
       method: 'post',
     }) satisfies ActionRequest,
+  /** Payload `{ code }`: a fresh code of the administrator's own authenticator. */
   resetTwoFactor: (uuid: string) =>
     ({ url: `${TEAM}/members/${segment(uuid)}/reset-2fa`, method: 'post' }) satisfies ActionRequest,
   /** Payload `{ first_name, last_name, locale }`. */

@@ -1,5 +1,5 @@
 import { actionRequests } from '@ccp/data-provider';
-import { TEAM_ROLES, ZCreateInvitationRequestSchema } from '@ccp/schemas';
+import { ROLE_NEEDING_FRESH_CODE, TEAM_ROLES, ZCreateInvitationRequestSchema } from '@ccp/schemas';
 import type { TAuditEntry, TInvitation, TTeamMember, TTeamRole, TUsage, TUser } from '@ccp/schemas';
 import {
   useCreate,
@@ -20,17 +20,22 @@ import { formatDate } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { showFieldErrors } from '../../lib/use-schema-form.ts';
 import { useSchemaRules } from '../account/use-schema-rules.ts';
+import { ResetTwoFactorButton } from './reset-two-factor.tsx';
 
 const QUIET = { successNotification: false, errorNotification: false } as const;
+
+type TInviteValues = { email: string; role: TTeamRole; code?: string };
 
 /** Invite by e-mail; beyond the plan's seats the API's 402 opens the upgrade modal. */
 const InviteForm = ({ onInvited }: { onInvited: () => void }) => {
   const { t } = useTranslation();
   const { notification } = App.useApp();
-  const [form] = Form.useForm<{ email: string; role: TTeamRole }>();
+  const [form] = Form.useForm<TInviteValues>();
+  // An administrator's invitation asks for a fresh code of the inviter's authenticator (issue 30).
+  const needsCode = Form.useWatch('role', form) === ROLE_NEEDING_FRESH_CODE;
   const field = useSchemaRules(ZCreateInvitationRequestSchema);
   const { mutate, mutation } = useCreate<TInvitation>();
-  const invite = (values: { email: string; role: TTeamRole }) =>
+  const invite = (values: TInviteValues) =>
     mutate(
       { resource: 'team-invitations', values, ...QUIET, meta: { errorFeedback: 'caller' } },
       {
@@ -67,6 +72,21 @@ const InviteForm = ({ onInvited }: { onInvited: () => void }) => {
           options={TEAM_ROLES.map((role) => ({ value: role, label: t(`team.roles.${role}`) }))}
         />
       </Form.Item>
+      {needsCode && (
+        <Form.Item
+          label={t('api-tokens.fields.code.label')}
+          tooltip={t('team.invite.codeHelp')}
+          preserve={false}
+          {...field('code')}
+        >
+          <Input
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            style={{ width: 110 }}
+          />
+        </Form.Item>
+      )}
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>
         {t('team.invite.submit')}
       </Button>
@@ -190,12 +210,7 @@ export const TeamList = () => {
                 ) : (
                   <Space size="small" wrap>
                     {member.is_2fa_enabled && !member.deactivated_at && (
-                      <Popconfirm
-                        title={t('team.members.reset2faConfirm', { name: member.first_name })}
-                        onConfirm={() => memberAction(actionRequests.resetTwoFactor(member.uuid))}
-                      >
-                        <Button size="small">{t('team.members.reset2fa')}</Button>
-                      </Popconfirm>
+                      <ResetTwoFactorButton member={member} onDone={refresh} />
                     )}
                     {member.deactivated_at ? (
                       <Button

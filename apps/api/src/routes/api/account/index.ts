@@ -18,7 +18,7 @@ import {
   passwordProblem,
 } from '@ccp/schemas';
 import type { TAuditAction } from '@ccp/schemas';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { LINK_PATHS, linkUrl, passwordResetMail } from '../../../accounts/account-mail.ts';
@@ -51,7 +51,7 @@ import { demoteFamilyToFirstStep } from '../../../lib/tokens.ts';
 import { startAfterAnswer } from '../../../lib/after-response.ts';
 import { revokeAllApiTokens } from '../../../lib/api-tokens.ts';
 import { authOf } from '../../../plugins/auth.ts';
-import { spendTotpCode, tooManyAttempts } from '../auth/shared.ts';
+import { requireFreshCode, tooManyAttempts } from '../auth/shared.ts';
 import { loadUser } from '../auth/user-resource.ts';
 
 // The signed-in user's account (issue 17) and the password-reset flow for those who cannot sign
@@ -71,20 +71,6 @@ const actorOf = (user: Pick<UsersTable, 'uuid' | 'email'>) => ({
   uuid: user.uuid,
   email: user.email,
 });
-
-/** A fresh authenticator code, counted like a sign-in code (429 after 5 wrong a minute). */
-const requireFreshCode = async (
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  user: UsersTable,
-  code: string,
-) => {
-  const keys = [failureKey.otp(user.uuid), failureKey.ip(request.ip)];
-  const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
-  if (wait !== null) throw tooManyAttempts(reply, wait);
-  await spendTotpCode(app, user, code, keys);
-};
 
 /** An audit entry for something a user did to their own account. */
 const auditSelf = (
@@ -353,7 +339,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { user } = authOf(request);
-      await requireFreshCode(app, request, reply, user, request.body.code);
+      await requireFreshCode(request, reply, user, request.body.code);
       const codes = await replaceRecoveryCodes(app, user.uuid);
       await auditSelf(request, user, 'two_factor.recovery_codes_generated');
       return reply.code(201).send({ data: { codes, remaining: codes.length } });
@@ -375,7 +361,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const auth = authOf(request);
       const { user } = auth;
-      await requireFreshCode(app, request, reply, user, request.body.code);
+      await requireFreshCode(request, reply, user, request.body.code);
       await resetTwoFactor(app, user.uuid);
       await endSessions(app, user.uuid, auth.familyUuid);
       // This sign-in goes back to its first step: its tokens open only the 2FA setup, and its

@@ -12,9 +12,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { newApiToken, revokeAllApiTokens, serializeApiToken } from '../../../lib/api-tokens.ts';
 import { notFound } from '../../../lib/app-error.ts';
 import { newUuid } from '../../../lib/ids.ts';
-import { failureKey, lockedFor } from '../../../lib/rate-limit.ts';
 import { authOf } from '../../../plugins/auth.ts';
-import { spendTotpCode, tooManyAttempts } from '../auth/shared.ts';
+import { requireFreshCode } from '../auth/shared.ts';
 
 // Personal API tokens (issue 12): made with a fresh 2FA code, shown once, listed with their last
 // use, revoked at any time. A token itself can never reach these routes (lib/token-scopes.ts).
@@ -42,10 +41,7 @@ export const apiTokensRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { user } = authOf(request);
-      const keys = [failureKey.otp(user.uuid), failureKey.ip(request.ip)];
-      const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
-      if (wait !== null) throw tooManyAttempts(reply, wait);
-      await spendTotpCode(app, user, request.body.code, keys);
+      await requireFreshCode(request, reply, user, request.body.code);
 
       const now = app.clock.now();
       const { token, hash, hint } = newApiToken();

@@ -223,7 +223,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await revokeFamily(app, authOf(request).familyUuid);
-      clearRefreshCookie(reply);
+      clearRefreshCookie(request, reply);
       return { data: { status: 'logged_out' as const } };
     },
   );

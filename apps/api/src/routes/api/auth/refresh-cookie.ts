@@ -12,7 +12,21 @@ import { AppError } from '../../../lib/app-error.ts';
 // The web app's refresh token lives in a cookie no script can read (issue 30): in localStorage,
 // an injected script took a 30-day session with it. The CLI keeps asking for it in the body.
 
-const ATTRIBUTES = `Path=${REFRESH_COOKIE_PATH}; HttpOnly; Secure; SameSite=Strict`;
+const ATTRIBUTES = `Path=${REFRESH_COOKIE_PATH}; HttpOnly; SameSite=Strict`;
+
+/** Host names of this machine, where `npm start` serves plain http. */
+const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * `Secure` everywhere but plain http to a loopback host: a browser (Safari) drops a Secure cookie
+ * set over http://localhost, and there nothing leaves the machine. Any other host over plain http
+ * gets Secure too, so a deployment without TLS signs the browser out on reload instead of sending
+ * the refresh token in clear.
+ */
+const attributesFor = (request: FastifyRequest): string =>
+  request.protocol === 'http' && LOOPBACK_HOST.test(request.hostname)
+    ? ATTRIBUTES
+    : `${ATTRIBUTES}; Secure`;
 
 /** Whether the client asked for its refresh token as a cookie. */
 const wantsCookie = (request: FastifyRequest): boolean =>
@@ -31,14 +45,14 @@ export const deliverRefreshToken = <T extends { refresh_token: string }>(
   if (!wantsCookie(request)) return pair;
   reply.header(
     'set-cookie',
-    `${REFRESH_COOKIE_NAME}=${pair.refresh_token}; Max-Age=${maxAgeSeconds}; ${ATTRIBUTES}`,
+    `${REFRESH_COOKIE_NAME}=${pair.refresh_token}; Max-Age=${maxAgeSeconds}; ${attributesFor(request)}`,
   );
   return { ...pair, refresh_token: '' };
 };
 
 /** Ends the cookie (sign-out): the browser forgets it. */
-export const clearRefreshCookie = (reply: FastifyReply): void => {
-  reply.header('set-cookie', `${REFRESH_COOKIE_NAME}=; Max-Age=0; ${ATTRIBUTES}`);
+export const clearRefreshCookie = (request: FastifyRequest, reply: FastifyReply): void => {
+  reply.header('set-cookie', `${REFRESH_COOKIE_NAME}=; Max-Age=0; ${attributesFor(request)}`);
 };
 
 const cookieValue = (request: FastifyRequest): string | null => {

@@ -1,9 +1,9 @@
 import { MESSAGES } from '@ccp/schemas';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { UsersTable } from '../../../db/types.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import { clearFailures, failureKey, recordFailure } from '../../../lib/rate-limit.ts';
+import { clearFailures, failureKey, lockedFor, recordFailure } from '../../../lib/rate-limit.ts';
 import { isSpentCode, matchCode } from '../../../lib/totp.ts';
 
 /** What lib/tokens.ts needs, taken from the app. */
@@ -52,4 +52,22 @@ export const spendTotpCode = async (
     .executeTakeFirst();
   if (Number(consumed.numUpdatedRows) !== 1) throw alreadyUsed();
   await clearFailures(app, failureKey.otp(user.uuid));
+};
+
+/**
+ * A fresh authenticator code of the signed-in `user` for an action a stolen session alone must not
+ * do (an API token, recovery codes, re-enrolment, an administrator's invitation or another's 2FA
+ * reset): counted like a sign-in code (429 after too many wrong ones a minute), spent once.
+ */
+export const requireFreshCode = async (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: Pick<UsersTable, 'uuid' | 'totp_secret' | 'totp_last_step'>,
+  code: string,
+): Promise<void> => {
+  const app = request.server;
+  const keys = [failureKey.otp(user.uuid), failureKey.ip(request.ip)];
+  const wait = await lockedFor(app, keys, app.authSettings.maxFailuresPerMinute);
+  if (wait !== null) throw tooManyAttempts(reply, wait);
+  await spendTotpCode(app, user, code, keys);
 };

@@ -3,6 +3,7 @@ import {
   ZAcceptInvitationRequestSchema,
   ZCheckInvitationRequestSchema,
   ZCreateInvitationRequestSchema,
+  ZFreshCodeRequestSchema,
   ZInvitationPreviewResponseSchema,
   ZInvitationResponseSchema,
   ZListAuditLogResponseSchema,
@@ -53,7 +54,7 @@ import { lockedFor, recordFailure } from '../../../lib/rate-limit.ts';
 import { issueTokenPair } from '../../../lib/tokens.ts';
 import { usageOf } from '../../../lib/usage.ts';
 import { authOf } from '../../../plugins/auth.ts';
-import { tokenDeps, tooManyAttempts } from '../auth/shared.ts';
+import { requireFreshCode, tokenDeps, tooManyAttempts } from '../auth/shared.ts';
 
 // The team (issue 17): administrators list their company's creators, invite new ones within the
 // plan's creator-seats (pending invitations hold a seat), change roles without ever leaving the
@@ -228,14 +229,16 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Reset a creator's 2FA: they set it up again at their next sign-in",
         description:
-          'Their recovery codes, sessions and API tokens end. Recorded in the audit log with who did it.',
+          "Body {code}: a fresh code of the administrator's own authenticator, spent like a sign-in code (a session alone cannot take over another's account). Their recovery codes, sessions and API tokens end. Recorded in the audit log with who did it.",
         params: ZUuidParamsSchema,
+        body: ZFreshCodeRequestSchema,
         response: { 200: ZTeamMemberResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const admin = adminOf(request);
       const member = await memberOr404(admin.company_uuid, request.params.uuid);
+      await requireFreshCode(request, reply, admin, request.body.code);
       await resetTwoFactor(app, member.uuid);
       await endSessions(app, member.uuid);
       // An administrator resets someone's 2FA when a phone is lost or stolen: their API tokens
@@ -272,7 +275,7 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Invite a creator by e-mail (a single-use link valid 7 days)',
         'x-errors': [409],
         description:
-          "Answers 402 PLAN_LIMIT_REACHED when creators plus pending invitations would pass the plan's creator-seats; 422 when the e-mail is already a creator of this company; 409 when an invitation to it is pending. An e-mail with an account in another company is invited (nothing says it exists); accepting answers 422.",
+          "Inviting an administrator needs `code`, a fresh code of the inviter's authenticator spent like a sign-in code (422 without it). Answers 402 PLAN_LIMIT_REACHED when creators plus pending invitations would pass the plan's creator-seats; 422 when the e-mail is already a creator of this company; 409 when an invitation to it is pending. An e-mail with an account in another company is invited (nothing says it exists); accepting answers 422.",
         body: ZCreateInvitationRequestSchema,
         response: { 201: ZInvitationResponseSchema },
       },
@@ -286,6 +289,10 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const existing = await findUserByEmail(app, email);
       if (existing && existing.company_uuid === admin.company_uuid) {
         throw validationError({ email: [MESSAGES.emailTaken] });
+      }
+      // The schema asks an administrator's invitation for the code; a session alone makes none.
+      if (request.body.code !== undefined) {
+        await requireFreshCode(request, reply, admin, request.body.code);
       }
       const { token, uuid } = await withCompanyLock(app, admin.company_uuid, async (trx) => {
         const locked = { db: trx, clock: app.clock };
