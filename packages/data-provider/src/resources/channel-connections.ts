@@ -35,7 +35,7 @@ export const channelConnectionActionRequests = {
       url: `${CHANNEL_CONNECTIONS_PATH}/${encodeURIComponent(channel)}/test`,
       method: 'post',
     }) satisfies ActionRequest,
-  /** Payload `{ redirect_uri }`; answers `{ url }` of Slack's authorize page. */
+  /** No payload (the redirect URL is the server's CCP_PUBLIC_URL); answers `{ url }` of Slack's authorize page. */
   installSlack: () =>
     ({ url: `${CHANNEL_CONNECTIONS_PATH}/slack/install`, method: 'post' }) satisfies ActionRequest,
 };

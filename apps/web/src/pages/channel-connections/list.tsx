@@ -125,7 +125,8 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
     custom(
       {
         ...actionRequests.installSlack(),
-        values: { redirect_uri: `${window.location.origin}/api/v1/webhooks/slack/oauth` },
+        // The server builds the redirect URL from CCP_PUBLIC_URL, never from this page's address.
+        values: {},
         successNotification: false,
       },
       {

@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import { CHANNELS } from '../../../delivery/channels/index.ts';
+import { SLACK_OAUTH_PATH, slackRedirectUrl } from '../../../delivery/channels/slack/oauth.ts';
 import { errorText } from '../../../delivery/connector.ts';
 import {
   deleteConnection,
@@ -225,7 +226,6 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: '“Add to Slack”: the Slack OAuth v2 authorize URL (administrators)',
         description:
           'Needs the Slack app’s client id and secret saved first. Slack sends the administrator back to `/api/v1/webhooks/slack/oauth`, which stores the bot token and tests it.',
-        body: z.object({ redirect_uri: z.url() }),
         response: { 200: ZSlackInstallResponseSchema },
       },
     },
@@ -237,24 +237,22 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!connection || !clientId || !connection.secrets.client_secret) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallNeedsClient);
       }
-      // The redirect URI travels in the signed state: Slack's token exchange must name the same
-      // one the authorize URL carried, else it answers bad_redirect_uri (oauth.v2.access).
+      // The redirect URI is built from the public URL (never the request's Host) and travels in
+      // the signed state: Slack's token exchange must name the same one the authorize URL
+      // carried, else it answers bad_redirect_uri (oauth.v2.access).
+      const redirectUri = slackRedirectUrl(app.publicUrl);
       const state = signState(app, {
         company: user.company_uuid,
         at: app.clock.now().getTime(),
-        redirect: request.body.redirect_uri,
+        redirect: redirectUri,
       });
-      const url = slackOAuth().authorizeUrl(app.channelSettings, {
-        clientId,
-        redirectUri: request.body.redirect_uri,
-        state,
-      });
+      const url = slackOAuth().authorizeUrl(app.channelSettings, { clientId, redirectUri, state });
       return { data: { url } };
     },
   );
 
   app.get(
-    '/api/v1/webhooks/slack/oauth',
+    SLACK_OAUTH_PATH,
     {
       config: { auth: false },
       schema: {
