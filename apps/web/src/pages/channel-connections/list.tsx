@@ -24,6 +24,7 @@ import { ROUTES } from '../../config.ts';
 import { formatDate } from '../../lib/format.ts';
 import { reportFailure } from '../../lib/report-failure.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { SetupGuide } from './setup-guide.tsx';
 
 const STATUS_COLOR: Record<TChannelConnection['status'], string> = {
   connected: 'green',
@@ -290,6 +291,9 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
         <p className="channel-connection-tested">
           {t('channel-connections.lastTested', { date: formatDate(row.last_tested_at) })}
         </p>
+      )}
+      {row.editable && row.available && (
+        <SetupGuide channel={row.channel} open={row.status !== 'connected'} />
       )}
       {row.editable && <ConnectionForm row={row} onSaved={onSaved} />}
     </Card>

@@ -14,7 +14,7 @@ export const SLACK_SCOPES = [
   'im:write',
   'users:read',
   'users:read.email',
-];
+] as const;
 
 /** Where Slack sends the administrator back after "Add to Slack" (the app's redirect URL). */
 export const SLACK_OAUTH_PATH = '/api/v1/webhooks/slack/oauth';

@@ -5,6 +5,7 @@ import type { ChannelModule } from '../module.ts';
 import { WHATSAPP_FAILURE_CODES, createWhatsAppConnector } from './client.ts';
 import { WHATSAPP, WHATSAPP_LIMITS, renderWhatsApp } from './render.ts';
 import { whatsappWebhooks } from './webhook.ts';
+import { setupValue, webhookUrlOf } from '../setup.ts';
 
 // WhatsApp: the Cloud API, by the learner's phone; session messages in the 24-hour window, an
 // approved template outside it.
@@ -46,5 +47,12 @@ export const whatsapp: ChannelModule = {
   },
   failureCodes: WHATSAPP_FAILURE_CODES,
   webhookPath: 'whatsapp',
+  setup: ({ publicUrl }) => ({
+    values: [
+      setupValue('callback_url', webhookUrlOf(publicUrl, 'whatsapp')),
+      setupValue('webhook_fields', 'messages'),
+    ],
+    downloads: [],
+  }),
   webhooks: whatsappWebhooks,
 };

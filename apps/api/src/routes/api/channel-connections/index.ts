@@ -6,6 +6,7 @@ import {
   ZChannelConnectionResponseSchema,
   ZChannelConnectionsResponseSchema,
   ZChannelParamsSchema,
+  ZChannelSetupResponseSchema,
   ZConnectionInputSchema,
   ZSlackInstallResponseSchema,
   connectionInputSchema,
@@ -16,6 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import { CHANNELS } from '../../../delivery/channels/index.ts';
+import { publicUrlRefusal } from '../../../delivery/channels/setup.ts';
 import { SLACK_OAUTH_PATH, slackRedirectUrl } from '../../../delivery/channels/slack/oauth.ts';
 import { errorText } from '../../../delivery/connector.ts';
 import {
@@ -25,6 +27,8 @@ import {
   recordConnectionTest,
   saveConnection,
 } from '../../../delivery/connections.ts';
+import { requestLanguage } from '../../../i18n/language.ts';
+import { localizeMessage } from '../../../i18n/messages.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import type { Connection, ConnectionCheck } from '../../../delivery/message.ts';
@@ -214,6 +218,34 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         throw notFound(MESSAGES.connectionNotFound);
       }
       return { data: await connectionOf(app, user.company_uuid, request.params.channel) };
+    },
+  );
+
+  app.get(
+    '/api/v1/channel-connections/:channel/setup',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'A provider’s setup guide (administrators): what to paste at the provider',
+        description:
+          'The addresses the provider must call (webhook, redirect, messaging endpoint), scopes and events, all built from this server’s public URL (CCP_PUBLIC_URL), and the files to upload there (Slack’s app manifest). `refusal` says, in the user’s language, why the provider could not reach this server as it is set up.',
+        params: ZChannelParamsSchema,
+        response: { 200: ZChannelSetupResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = adminOf(request);
+      const { channel } = request.params;
+      const connection = await loadConnection(app, user.company_uuid, channel);
+      const refusal =
+        publicUrlRefusal(app.publicUrl) ??
+        CHANNELS[channel].connectionRefusal?.(app.channelSettings);
+      return {
+        data: {
+          ...CHANNELS[channel].setup({ publicUrl: app.publicUrl, connection }),
+          refusal: refusal ? localizeMessage(refusal, requestLanguage(request)) : null,
+        },
+      };
     },
   );
 
