@@ -42,7 +42,12 @@ const DETAIL_KEYS = [
   'bot_id',
   'display_phone_number',
   'template_status',
+  'template_languages',
+  'template_gaps',
+  'template_problems',
   'invitation_template_status',
+  'invitation_template_languages',
+  'invitation_template_gaps',
   'client_email',
   'endpoint_url',
 ] as const;
