@@ -187,6 +187,21 @@ export const ZChannelSetupSchema = z.object({
       content: z.string(),
     }),
   ),
+  /**
+   * The message templates to create at the provider (WhatsApp), one per name and learner
+   * language, with the exact structure the product fills: `{{1}}` is its one body variable.
+   */
+  templates: z
+    .array(
+      z.object({
+        name: z.string(),
+        language: z.string(),
+        category: z.string(),
+        body: z.string(),
+        quick_replies: z.array(z.string()),
+      }),
+    )
+    .optional(),
   /** Why the provider could not reach this server as it is set up, in the user's language; null: it can. */
   refusal: z.string().nullable(),
 });

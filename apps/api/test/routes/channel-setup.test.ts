@@ -107,6 +107,32 @@ describe('Setup guides', () => {
     ]);
   });
 
+  it('WhatsApp: the templates to create in every learner language, with their exact structure', async () => {
+    const { response } = await guideOf(PUBLIC_URL, 'whatsapp');
+    const templates = response.json.data.templates as {
+      name: string;
+      language: string;
+      body: string;
+      quick_replies: string[];
+    }[];
+    expect(templates.map((item) => `${item.name}/${item.language}`)).toEqual([
+      'ccp_new_lesson/en',
+      'ccp_invitation/en',
+      'ccp_new_lesson/it',
+      'ccp_invitation/it',
+      'ccp_new_lesson/de',
+      'ccp_invitation/de',
+    ]);
+    // One body variable each, and the quick replies the product's messages fill (templates.ts).
+    for (const template of templates) expect(template.body.match(/\{\{1\}\}/g)).toHaveLength(1);
+    expect(templates[2]).toMatchObject({
+      category: 'UTILITY',
+      body: 'La tua lezione di oggi è pronta: {{1}}',
+      quick_replies: ['Inizia'],
+    });
+    expect(templates[5]!.quick_replies).toEqual(['Ja, mitmachen', 'Nein, danke']);
+  });
+
   it('names a public URL no provider can call (http beyond this machine), in the user’s language', async () => {
     const { response } = await guideOf('http://ccp.example.test', 'slack', { language: 'it' });
     expect(response.statusCode).toBe(200);

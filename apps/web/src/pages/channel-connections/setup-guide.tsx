@@ -1,7 +1,7 @@
 import { actionRequests } from '@ccp/data-provider';
 import type { TChannelKey, TChannelSetup } from '@ccp/schemas';
 import { useCustom } from '@refinedev/core';
-import { Alert, Button, Collapse, Descriptions, Space, Typography } from 'antd';
+import { Alert, Button, Collapse, Descriptions, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 import { saveFile } from '../../lib/save-file.ts';
@@ -58,6 +58,45 @@ export const SetupGuide = ({ channel, open }: { channel: TChannelKey; open: bool
                       </Typography.Text>
                     ),
                   }))}
+                />
+              )}
+              {setup?.templates && setup.templates.length > 0 && (
+                <Table
+                  size="small"
+                  className="channel-setup-templates"
+                  title={() =>
+                    t('channel-connections.setup.templates.title', { variable: '{{1}}' })
+                  }
+                  pagination={false}
+                  rowKey={(row) => `${row.name}:${row.language}`}
+                  dataSource={setup.templates}
+                  scroll={{ x: true }}
+                  columns={[
+                    {
+                      key: 'name',
+                      title: t('channel-connections.setup.templates.name'),
+                      render: (_, row) => (
+                        <Typography.Text code copyable>
+                          {row.name}
+                        </Typography.Text>
+                      ),
+                    },
+                    {
+                      key: 'language',
+                      title: t('channel-connections.setup.templates.language'),
+                      dataIndex: 'language',
+                    },
+                    {
+                      key: 'body',
+                      title: t('channel-connections.setup.templates.body'),
+                      render: (_, row) => <Typography.Text copyable>{row.body}</Typography.Text>,
+                    },
+                    {
+                      key: 'quick_replies',
+                      title: t('channel-connections.setup.templates.quickReplies'),
+                      render: (_, row) => row.quick_replies.join(' · '),
+                    },
+                  ]}
                 />
               )}
               {setup && setup.downloads.length > 0 && (

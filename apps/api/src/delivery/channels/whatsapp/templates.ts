@@ -1,4 +1,7 @@
+import { LOCALES } from '@ccp/schemas';
+
 import type { Db } from '../../../db/index.ts';
+import { t } from '../../../i18n/texts.ts';
 import { learnersOnChannel } from '../../../learners/learners-repository.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connection } from '../../message.ts';
@@ -99,3 +102,28 @@ export const checkTemplate = async (
     gaps: [...missing].map(([language, names]) => `${language}: ${names.join(', ')}`),
   };
 };
+
+/** The names the guide proposes until the connection names its own. */
+export const DEFAULT_TEMPLATE_NAMES = { lesson: 'ccp_new_lesson', invitation: 'ccp_invitation' };
+
+/**
+ * The templates to create, in every language the product speaks to learners: the lesson's (its
+ * title, then Start) and the invitation's (the course's name, then Join and Decline), UTILITY.
+ */
+export const templatesToCreate = (connection: Connection | null) =>
+  LOCALES.flatMap((language) => [
+    {
+      name: connection?.providerIds.template_name || DEFAULT_TEMPLATE_NAMES.lesson,
+      language,
+      category: 'UTILITY',
+      body: t(language, 'server.channel.templateLesson'),
+      quick_replies: [t(language, 'server.channel.templateStart')],
+    },
+    {
+      name: connection?.providerIds.invitation_template_name || DEFAULT_TEMPLATE_NAMES.invitation,
+      language,
+      category: 'UTILITY',
+      body: t(language, 'server.channel.templateInvitation'),
+      quick_replies: [t(language, 'server.channel.join'), t(language, 'server.channel.decline')],
+    },
+  ]);
