@@ -23,7 +23,8 @@ const GUIDE_STEPS: Record<TChannelKey, number> = {
 export const SetupGuide = ({ channel, open }: { channel: TChannelKey; open: boolean }) => {
   const { t } = useTranslation();
   const { result } = useCustom<TChannelSetup>({ ...actionRequests.channelSetup(channel) });
-  const setup = result.data as TChannelSetup | undefined;
+  // Until it answers, Refine's result holds an empty object.
+  const setup = Array.isArray(result.data?.values) ? result.data : undefined;
   const steps = Array.from({ length: GUIDE_STEPS[channel] }, (_, index) => index + 1);
   return (
     <Collapse
