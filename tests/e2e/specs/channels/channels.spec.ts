@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+
 import { expect, test } from '../../fixtures/test.ts';
 import { fakeProviderFields } from '../../helpers/providers.ts';
 
@@ -57,7 +59,7 @@ test.describe('as an administrator', () => {
       slack.getByRole('button', { name: 'Download: Manifest (YAML)' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('ccp-slack-manifest.yaml');
-    const manifest = await new Response(await download.createReadStream()).text();
+    const manifest = await readFile(await download.path(), 'utf8');
     expect(manifest).toContain('"message.im"');
     expect(manifest).toContain(`request_url: "${origin}/api/v1/webhooks/slack"`);
   });
