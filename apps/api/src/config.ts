@@ -39,11 +39,11 @@ export type ServerConfig = {
   ai: TAiSettings;
   /** CCP_METRICS_TOKEN: the bearer a Prometheus scrape of /metrics must send. */
   metricsToken: string | undefined;
-  /** CCP_PUBLIC_URL: the web app's address in e-mail links (default: this server's address). */
+  /** CCP_PUBLIC_URL: every absolute link's address (publicUrlFromEnv). */
   publicUrl: string;
   /** CCP_SECRETS_KEY: seals channel connections' secrets (AES-256-GCM). */
   secretsKey: string | undefined;
-  /** CCP_SLACK_API_URL...: the chat providers' API URLs; CCP_PUBLIC_URL when set, for webhooks. */
+  /** CCP_SLACK_API_URL...: the chat providers' API URLs; the public URL, for webhooks. */
   channels: ChannelSettings;
 };
 
@@ -55,22 +55,36 @@ const positiveInt = (value: string | undefined, fallback: number, name: string):
   return parsed;
 };
 
-/**
- * CCP_PUBLIC_URL, read here only: the address e-mail links point at and where providers post
- * their webhooks (the Webex connection registers one there). Null when unset.
- */
-const configuredPublicUrl = (env: NodeJS.ProcessEnv): string | null => {
-  const value = env.CCP_PUBLIC_URL;
-  if (!value) return null;
-  if (!/^https?:\/\/[^/\s]+/.test(value))
-    throw new Error(`CCP_PUBLIC_URL must be an http(s) URL, got "${value}"`);
-  return value.replace(/\/+$/, '');
-};
+/** Addresses only this machine reaches. */
+export const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
-/** Without CCP_PUBLIC_URL, e-mail links point at this server's own address. */
+/** Where a server started without CCP_PUBLIC_URL is reached: its own address. */
 const localUrlOf = (env: NodeJS.ProcessEnv): string => {
   const host = env.HOST && !['0.0.0.0', '::'].includes(env.HOST) ? env.HOST : 'localhost';
-  return `http://${host}:${env.PORT || 8080}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT || 8080}`;
+};
+
+export const PUBLIC_URL_REQUIRED =
+  'CCP_PUBLIC_URL is not set: a production server (NODE_ENV=production) listening beyond this machine needs the https address users and chat providers reach it at, e.g. CCP_PUBLIC_URL=https://ccp.example.com. Every link in e-mails, the Slack install and the webhook addresses shown on the Channels page are built from it.';
+
+/**
+ * CCP_PUBLIC_URL, read here only: the one source of every absolute link this server hands out
+ * (e-mail links, the Slack OAuth redirect, the webhook addresses providers are given). Never the
+ * request's Host header, which a client chooses. Unset: this server's own address on a
+ * development or loopback start; a production start reachable from elsewhere refuses, since
+ * links to http://localhost would reach nobody.
+ */
+export const publicUrlFromEnv = (env: NodeJS.ProcessEnv): { url: string; configured: boolean } => {
+  const value = env.CCP_PUBLIC_URL;
+  if (value) {
+    if (!/^https?:\/\/[^/\s]+/.test(value))
+      throw new Error(`CCP_PUBLIC_URL must be an http(s) URL, got "${value}"`);
+    return { url: value.replace(/\/+$/, ''), configured: true };
+  }
+  const host = env.HOST ?? '127.0.0.1';
+  if (env.NODE_ENV === 'production' && !LOOPBACK_HOSTS.has(host))
+    throw new Error(PUBLIC_URL_REQUIRED);
+  return { url: localUrlOf(env), configured: false };
 };
 
 /** Reads the environment once; a bad value stops start-up with a message naming it. */
@@ -79,7 +93,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
   const seed = (env.CCP_SEED ?? 'demo').toLowerCase();
   if (seed !== 'demo' && seed !== 'none')
     throw new Error(`CCP_SEED must be "demo" or "none", got "${seed}"`);
-  const publicUrl = configuredPublicUrl(env);
+  const publicUrl = publicUrlFromEnv(env);
   return {
     host: env.HOST ?? '127.0.0.1',
     port: positiveInt(env.PORT, 8080, 'PORT'),
@@ -100,8 +114,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     ),
     ai: aiSettingsFromEnv(env),
     metricsToken: env.CCP_METRICS_TOKEN || undefined,
-    publicUrl: publicUrl ?? localUrlOf(env),
+    publicUrl: publicUrl.url,
     secretsKey: env.CCP_SECRETS_KEY || undefined,
-    channels: channelSettingsFromEnv(env, { publicUrl }),
+    channels: channelSettingsFromEnv(env, { publicUrl: publicUrl.url }),
   };
 };

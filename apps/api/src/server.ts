@@ -1,12 +1,11 @@
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { LOOPBACK_HOSTS, loadConfig } from './config.ts';
 import { startScheduler } from './delivery/scheduler.ts';
 import { schedulePurge } from './jobs/purge.ts';
 import { startJobRunner } from './jobs/runner.ts';
 import { isEmptyDatabase, seedDemo } from './seed/demo.ts';
 import { openFileStore } from './storage/index.ts';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 /** How long a stop may take after SIGTERM before the process exits anyway. */
 const STOP_DEADLINE_MS = 10_000;
 

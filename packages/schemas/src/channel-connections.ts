@@ -153,3 +153,57 @@ export type TChannelConnection = z.infer<typeof ZChannelConnectionSchema>;
 export const ZChannelConnectionsResponseSchema = dataEnvelope(z.array(ZChannelConnectionSchema));
 export const ZChannelConnectionResponseSchema = dataEnvelope(ZChannelConnectionSchema);
 export const ZSlackInstallResponseSchema = dataEnvelope(z.object({ url: z.string() }));
+
+/**
+ * The values a provider's setup guide names (locales `channel-connections.setup.values.<key>`):
+ * what to paste at the provider, each built from this server's public URL (CCP_PUBLIC_URL).
+ */
+export const SETUP_VALUE_KEYS = [
+  'request_url',
+  'redirect_url',
+  'bot_scopes',
+  'bot_events',
+  'messaging_endpoint',
+  'valid_domain',
+  'callback_url',
+  'webhook_fields',
+  'webhook_url',
+  'endpoint_url',
+  'shared_endpoint_url',
+] as const;
+export type TSetupValueKey = (typeof SETUP_VALUE_KEYS)[number];
+
+/** The files a guide offers (locales `channel-connections.setup.downloads.<key>`). */
+export const SETUP_DOWNLOAD_KEYS = ['slack_manifest_yaml', 'slack_manifest_json'] as const;
+
+export const ZChannelSetupSchema = z.object({
+  values: z.array(z.object({ key: z.enum(SETUP_VALUE_KEYS), value: z.string() })),
+  downloads: z.array(
+    z.object({
+      key: z.enum(SETUP_DOWNLOAD_KEYS),
+      file_name: z.string(),
+      media_type: z.string(),
+      /** The file itself (a few KB): the page saves it without another request. */
+      content: z.string(),
+    }),
+  ),
+  /**
+   * The message templates to create at the provider (WhatsApp), one per name and learner
+   * language, with the exact structure the product fills: `{{1}}` is its one body variable.
+   */
+  templates: z
+    .array(
+      z.object({
+        name: z.string(),
+        language: z.string(),
+        category: z.string(),
+        body: z.string(),
+        quick_replies: z.array(z.string()),
+      }),
+    )
+    .optional(),
+  /** Why the provider could not reach this server as it is set up, in the user's language; null: it can. */
+  refusal: z.string().nullable(),
+});
+export type TChannelSetup = z.infer<typeof ZChannelSetupSchema>;
+export const ZChannelSetupResponseSchema = dataEnvelope(ZChannelSetupSchema);

@@ -178,6 +178,8 @@ export const MESSAGES = {
     'The HTTP endpoint URL audience needs the server’s public address (CCP_PUBLIC_URL): ask whoever runs the server to set it, or choose the project number audience.',
   webexPublicUrlMissing:
     'Webex sends learners’ answers to this server’s public address, and none is set (CCP_PUBLIC_URL): ask whoever runs the server to set its https address, then connect again.',
+  publicUrlNotHttps:
+    'Providers call this server only at an https address, and its public address (CCP_PUBLIC_URL) is not one: ask whoever runs the server to set its https address before you paste these values.',
   webexPublicUrlNotHttps:
     'Webex sends learners’ answers only to an https address, and this server’s public address (CCP_PUBLIC_URL) is not one: ask whoever runs the server to set its https address, then connect again.',
   secretsKeyMissing:

@@ -11,7 +11,7 @@ export type ChannelSettings = {
   webex: {
     /** REST base, without /v1. */
     apiUrl: string;
-    /** This server's public URL, where Webex posts card submits (CCP_PUBLIC_URL, read by config.ts); unset: Webex cannot be connected. */
+    /** This server's public URL, where Webex posts card submits (config.ts publicUrlFromEnv); null (tests): Webex cannot be connected. */
     publicUrl: string | null;
   };
   teams: {
@@ -32,7 +32,7 @@ export type ChannelSettings = {
     jwksUrl: string;
     /** Google's OIDC keys, which sign the ID tokens of the endpoint URL audience (CCP_GOOGLE_OIDC_JWKS_URL). */
     oidcJwksUrl: string;
-    /** This server's public URL (CCP_PUBLIC_URL): each connection's endpoint URL; unset: none. */
+    /** This server's public URL (config.ts publicUrlFromEnv): each connection's endpoint URL; null (tests): none. */
     publicUrl: string | null;
   };
   whatsapp: {
@@ -66,7 +66,7 @@ const withoutSlash = (url: string) => url.replace(/\/+$/, '');
 
 /**
  * The settings of the environment (CCP_SLACK_API_URL, CCP_SLACK_AUTHORIZE_URL...); the public URL
- * is the one config.ts read from CCP_PUBLIC_URL (null when unset).
+ * is the one config.ts's publicUrlFromEnv answered (CCP_PUBLIC_URL, else this server's own address).
  */
 export const channelSettingsFromEnv = (
   env: NodeJS.ProcessEnv,

@@ -440,3 +440,25 @@ export const updateLearnersByUuid = async (
       .execute();
   }
 };
+
+/**
+ * The company's active learners reached on `channel`, with the language they read (their
+ * locale's language part): whom a provider's per-language setup (WhatsApp's templates) must cover.
+ */
+export const learnersOnChannel = async (db: Db, companyUuid: string, channel: string) => {
+  const rows = await db
+    .selectFrom('learners')
+    .select(['first_name', 'last_name', 'locale'])
+    .where('company_uuid', '=', companyUuid)
+    .where('deleted_at', 'is', null)
+    .where('active', '=', 1)
+    // channels is a JSON array of keys: the quoted key is one of its items.
+    .where('channels', 'like', `%${JSON.stringify(channel)}%`)
+    .orderBy('last_name')
+    .orderBy('first_name')
+    .execute();
+  return rows.map((row) => ({
+    name: `${row.first_name} ${row.last_name}`.trim(),
+    language: row.locale.split(/[-_]/)[0]!.toLowerCase(),
+  }));
+};

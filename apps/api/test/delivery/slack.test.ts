@@ -343,9 +343,12 @@ describe('Slack renderer limits', () => {
 describe('Add to Slack', async () => {
   const fake = await startFakeSlack();
   afterAll(() => fake.close());
-  const { app, world, connect } = await channelWorld('slack', {
-    slack: { apiUrl: fake.apiUrl, authorizeUrl: fake.authorizeUrl },
-  });
+  const { app, world, connect } = await channelWorld(
+    'slack',
+    { slack: { apiUrl: fake.apiUrl, authorizeUrl: fake.authorizeUrl } },
+    { publicUrl: 'https://ccp.example.test' },
+  );
+  // Built from CCP_PUBLIC_URL alone: the Host the browser sent is never a redirect.
   const redirectUri = 'https://ccp.example.test/api/v1/webhooks/slack/oauth';
 
   /** The browser's trip: our install URL, Slack's authorize page, back to our callback. */
@@ -353,8 +356,7 @@ describe('Add to Slack', async () => {
     const started = await call(app, {
       method: 'POST',
       url: '/api/v1/channel-connections/slack/install',
-      headers: await authHeaders(app, world),
-      payload: { redirect_uri: redirectUri },
+      headers: { ...(await authHeaders(app, world)), host: 'attacker.example' },
     });
     expect(started.statusCode).toBe(200);
     const authorize = new URL(started.json.data.url as string);
@@ -398,7 +400,6 @@ describe('Add to Slack', async () => {
       method: 'POST',
       url: '/api/v1/channel-connections/slack/install',
       headers: await authHeaders(app, world),
-      payload: { redirect_uri: redirectUri },
     });
     const state = new URL(started.json.data.url as string).searchParams.get('state')!;
     // The administrator pressed Cancel on Slack's page.

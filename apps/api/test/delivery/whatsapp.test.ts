@@ -10,6 +10,7 @@ import { renderWhatsAppSession } from '../../src/delivery/channels/whatsapp/rend
 import { createManualClock } from '../../src/lib/clock.ts';
 import { DAY1, DAY2, START, channelWorld, choices, sampleMessage } from '../fixtures/channels.ts';
 import { authHeaders } from '../fixtures/delivery.ts';
+import { insertLearner } from '../fixtures/learners.ts';
 import { call } from '../helper.ts';
 import type { TestApp } from '../helper.ts';
 import { startFakeWhatsApp } from '../fakes/whatsapp.ts';
@@ -193,6 +194,51 @@ describe('WhatsApp delivery', async () => {
     expect(result).toMatchObject({ sent: 1, failed: 0 });
     expect(waits).toHaveLength(1);
     expect(fake.messages.filter((message) => message.to === '393339990000')).toHaveLength(1);
+  });
+});
+
+// The lesson template must be approved in each language learners read, with its one body
+// variable and its quick reply (templates.ts): a fake with the template approved in English only.
+describe('WhatsApp templates per language', async () => {
+  const fake = await startFakeWhatsApp({ templateLanguages: ['en'] });
+  afterAll(() => fake.close());
+  const { app, world, connect } = await channelWorld('whatsapp', {
+    whatsapp: { apiUrl: fake.apiUrl },
+  });
+  const fields = (templateName: string) => ({
+    business_account_id: fake.businessAccountId,
+    phone_number_id: fake.phoneNumberId,
+    template_name: templateName,
+    access_token: fake.token,
+    app_secret: fake.appSecret,
+    verify_token: VERIFY_TOKEN,
+  });
+
+  it('the connection test names the Italian learners left without an approved template', async () => {
+    const learners = [
+      { first_name: 'Anna', last_name: 'Rossi', locale: 'it' },
+      { first_name: 'Marco', last_name: 'Bianchi', locale: 'it-IT' },
+      { first_name: 'Ada', last_name: 'Lovelace', locale: 'en' },
+      // Another channel's learner needs no WhatsApp template.
+      { first_name: 'Lena', last_name: 'Meyer', locale: 'de', channels: ['slack'] },
+    ];
+    for (const learner of learners) {
+      await insertLearner(app, world.company.uuid, { channels: ['whatsapp'], ...learner });
+    }
+    const response = await connect(fields(fake.templateName));
+    // English learners are reached: the channel stays connected, the gap named beside it.
+    expect(response.json.data).toMatchObject({ status: 'connected', last_error: null });
+    expect(response.json.data.provider_ids).toMatchObject({
+      template_status: 'APPROVED',
+      template_languages: 'en',
+      template_gaps: 'it: Marco Bianchi, Anna Rossi',
+    });
+  });
+
+  it('refuses a template approved in no language with the right variables and quick reply', async () => {
+    const response = await connect(fields('not_made_yet'));
+    expect(response.json.data).toMatchObject({ status: 'error' });
+    expect(response.json.data.last_error).toContain('not_made_yet');
   });
 });
 

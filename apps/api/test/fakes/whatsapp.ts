@@ -39,6 +39,7 @@ export const startFakeWhatsApp = async ({
   businessAccountId = '102290129340398',
   templateName = 'ccp_new_lesson',
   invitationTemplateName = 'ccp_invitation',
+  templateLanguages = ['en', 'it', 'de'],
   onMessage,
 }: {
   token?: string;
@@ -48,6 +49,8 @@ export const startFakeWhatsApp = async ({
   templateName?: string;
   /** The approved invitation template: the course's name, then Join and Decline quick replies. */
   invitationTemplateName?: string;
+  /** The languages the lesson template is approved in (the invitation template: en, it, de). */
+  templateLanguages?: string[];
   /** Called with each message taken, before the answer goes back (bench/delivery.ts kills there). */
   onMessage?: (message: WhatsAppMessage) => void;
 } = {}) => {
@@ -56,10 +59,10 @@ export const startFakeWhatsApp = async ({
   /** wa_ids that wrote to the business (their window is open). */
   const wrote = new Set<string>();
   const prefix = `/${GRAPH_VERSION}`;
-  /** Approved templates and how many quick-reply buttons each declares. */
+  /** Approved templates, the languages of each, and how many quick-reply buttons each declares. */
   const templates = new Map([
-    [templateName, { quickReplies: 1 }],
-    [invitationTemplateName, { quickReplies: 2 }],
+    [templateName, { quickReplies: 1, languages: templateLanguages }],
+    [invitationTemplateName, { quickReplies: 2, languages: ['en', 'it', 'de'] }],
   ]);
   /** Errors the next matching sends answer, in order (error-code reference, with their status). */
   const faults: {
@@ -110,7 +113,9 @@ export const startFakeWhatsApp = async ({
       const template = json.template ?? {};
       const declared = templates.get(template.name);
       if (!declared) problems.push(`template ${template.name} not approved`);
-      if (!['en', 'it', 'de'].includes(template.language?.code)) problems.push('language');
+      // A language the template was not approved in: 132001 (error-code reference).
+      if (declared && !declared.languages.includes(template.language?.code))
+        problems.push('132001');
       const components = (template.components ?? []) as any[];
       const body = components.find((component) => component.type === 'body');
       const params = (body?.parameters ?? []) as any[];
@@ -150,12 +155,26 @@ export const startFakeWhatsApp = async ({
     }
     if (request.method === 'GET' && path === `${prefix}/${businessAccountId}/message_templates`) {
       const name = url.searchParams.get('name');
-      const all = [...templates.keys()].map((item) => ({
-        name: item,
-        status: 'APPROVED',
-        language: 'en',
-        category: 'UTILITY',
-      }));
+      // One entry per name and language, with its components (the WABA's message_templates
+      // edge, https://developers.facebook.com/docs/graph-api/reference/whats-app-business-account/message_templates/).
+      const all = [...templates].flatMap(([item, { quickReplies, languages }]) =>
+        languages.map((language) => ({
+          name: item,
+          status: 'APPROVED',
+          language,
+          category: 'UTILITY',
+          components: [
+            { type: 'BODY', text: 'Your lesson of today: {{1}}' },
+            {
+              type: 'BUTTONS',
+              buttons: Array.from({ length: quickReplies }, (_, index) => ({
+                type: 'QUICK_REPLY',
+                text: `Reply ${index + 1}`,
+              })),
+            },
+          ],
+        })),
+      );
       return sendJson(response, 200, { data: all.filter((item) => !name || item.name === name) });
     }
     if (request.method === 'POST' && path === `${prefix}/${phoneNumberId}/messages`) {
@@ -177,6 +196,10 @@ export const startFakeWhatsApp = async ({
           131047,
           'Re-engagement message: more than 24 hours have passed since the recipient last replied.',
         );
+      }
+      if (problems.includes('132001')) {
+        refused.push({ problems });
+        return graphError(400, 132001, '(#132001) Template name does not exist in the translation');
       }
       if (problems.includes('132000')) {
         refused.push({ problems });

@@ -35,7 +35,13 @@ export const channelConnectionActionRequests = {
       url: `${CHANNEL_CONNECTIONS_PATH}/${encodeURIComponent(channel)}/test`,
       method: 'post',
     }) satisfies ActionRequest,
-  /** Payload `{ redirect_uri }`; answers `{ url }` of Slack's authorize page. */
+  /** The provider's setup guide (administrators): values to paste, files to upload, a refusal. */
+  channelSetup: (channel: string) =>
+    ({
+      url: `${CHANNEL_CONNECTIONS_PATH}/${encodeURIComponent(channel)}/setup`,
+      method: 'get',
+    }) satisfies ActionRequest,
+  /** No payload (the redirect URL is the server's CCP_PUBLIC_URL); answers `{ url }` of Slack's authorize page. */
   installSlack: () =>
     ({ url: `${CHANNEL_CONNECTIONS_PATH}/slack/install`, method: 'post' }) satisfies ActionRequest,
 };

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+
 import { expect, test } from '../../fixtures/test.ts';
 import { fakeProviderFields } from '../../helpers/providers.ts';
 
@@ -45,6 +47,21 @@ test.describe('as an administrator', () => {
     await expect(
       page.locator('.channel-connection-card[data-channel="webex"] .channel-connection-status'),
     ).toHaveText('Not connected');
+
+    // The setup guide (issue 29): the addresses to paste, from the server's CCP_PUBLIC_URL, and
+    // Slack's app manifest to download.
+    const origin = new URL(page.url()).origin;
+    const values = slack.locator('.channel-setup-values');
+    await expect(values).toContainText(`${origin}/api/v1/webhooks/slack`);
+    await expect(values).toContainText(`${origin}/api/v1/webhooks/slack/oauth`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      slack.getByRole('button', { name: 'Download: Manifest (YAML)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('ccp-slack-manifest.yaml');
+    const manifest = await readFile(await download.path(), 'utf8');
+    expect(manifest).toContain('"message.im"');
+    expect(manifest).toContain(`request_url: "${origin}/api/v1/webhooks/slack"`);
   });
 
   test('connects Slack: a wrong token shows Slack’s error, the right one connects', async ({

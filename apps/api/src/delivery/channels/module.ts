@@ -11,6 +11,7 @@ import type { ChannelSettings } from '../channel-settings.ts';
 import type { Connector } from '../connector.ts';
 import type { ChannelMessage, Connection, RenderedPayload } from '../message.ts';
 import type { TextStyle } from '../render-common.ts';
+import type { ChannelSetupParts, SetupContext } from './setup.ts';
 import type { ChannelWebhooks, WebhookDeps } from './webhook.ts';
 
 // A chat channel is one object: what the rest of the server must know of a provider, gathered in
@@ -65,6 +66,8 @@ export type ChannelModule = {
   webhookPath: string;
   /** Its webhook endpoints there, each verifying the request as the provider signs it. */
   webhooks: (deps: WebhookDeps) => ChannelWebhooks;
+  /** What the Channels page's setup guide shows: values to paste at the provider, files to upload. */
+  setup: (context: SetupContext) => ChannelSetupParts;
   /** Its OAuth install, where the provider has one. */
   oauth?: ChannelOAuth;
   /**

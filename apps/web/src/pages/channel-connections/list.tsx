@@ -24,6 +24,7 @@ import { ROUTES } from '../../config.ts';
 import { formatDate } from '../../lib/format.ts';
 import { reportFailure } from '../../lib/report-failure.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { SetupGuide } from './setup-guide.tsx';
 
 const STATUS_COLOR: Record<TChannelConnection['status'], string> = {
   connected: 'green',
@@ -41,7 +42,12 @@ const DETAIL_KEYS = [
   'bot_id',
   'display_phone_number',
   'template_status',
+  'template_languages',
+  'template_gaps',
+  'template_problems',
   'invitation_template_status',
+  'invitation_template_languages',
+  'invitation_template_gaps',
   'client_email',
   'endpoint_url',
 ] as const;
@@ -125,7 +131,8 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
     custom(
       {
         ...actionRequests.installSlack(),
-        values: { redirect_uri: `${window.location.origin}/api/v1/webhooks/slack/oauth` },
+        // The server builds the redirect URL from CCP_PUBLIC_URL, never from this page's address.
+        values: {},
         successNotification: false,
       },
       {
@@ -289,6 +296,9 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
         <p className="channel-connection-tested">
           {t('channel-connections.lastTested', { date: formatDate(row.last_tested_at) })}
         </p>
+      )}
+      {row.editable && row.available && (
+        <SetupGuide channel={row.channel} open={row.status !== 'connected'} />
       )}
       {row.editable && <ConnectionForm row={row} onSaved={onSaved} />}
     </Card>

@@ -2,9 +2,10 @@ import { CHANNEL_CONTACT, CONNECTION_FIELDS } from '@ccp/schemas';
 
 import type { RenderedPayload } from '../../message.ts';
 import type { ChannelModule } from '../module.ts';
-import { createGoogleChatConnector } from './client.ts';
+import { chatEndpointUrl, createGoogleChatConnector } from './client.ts';
 import { CHAT_HTML, GOOGLE_CHAT_MESSAGE_BYTES, renderGoogleChat } from './render.ts';
 import { googleChatWebhooks } from './webhook.ts';
+import { setupValue, webhookUrlOf } from '../setup.ts';
 
 // Google Chat: a Chat app (service account) writing cards into learners' direct-message spaces.
 
@@ -33,5 +34,16 @@ export const googleChat: ChannelModule = {
     message_invalid: 'message_rejected',
   },
   webhookPath: 'google-chat',
+  setup: ({ publicUrl, connection }) => ({
+    // The HTTP endpoint URL audience needs the connection's own URL (known once it is saved);
+    // the project number audience shares one URL.
+    values: [
+      ...(connection
+        ? [setupValue('endpoint_url', chatEndpointUrl(publicUrl, connection.uuid))]
+        : []),
+      setupValue('shared_endpoint_url', webhookUrlOf(publicUrl, 'google-chat')),
+    ],
+    downloads: [],
+  }),
   webhooks: googleChatWebhooks,
 };

@@ -5,6 +5,7 @@ import { createSlackConnector } from './client.ts';
 import { slackOAuth } from './oauth.ts';
 import { SLACK_LIMITS, SLACK_MRKDWN, renderSlack } from './render.ts';
 import { slackWebhooks } from './webhook.ts';
+import { slackSetup } from './manifest.ts';
 
 // Slack: a Slack app (bot token by "Add to Slack" or pasted), Block Kit messages in the app's DM.
 
@@ -41,6 +42,7 @@ export const slack: ChannelModule = {
     cannot_dm_bot: 'learner_not_found',
   },
   webhookPath: 'slack',
+  setup: slackSetup,
   webhooks: slackWebhooks,
   oauth: slackOAuth,
 };

@@ -8,7 +8,19 @@ import { classifySlackError, slackClient } from './client.ts';
 // oauth.v2.access exchanges for the bot token.
 
 // im:history: the learner's messages in the app's DM (Events API `message.im`), open answers.
-const SLACK_SCOPES = ['chat:write', 'im:history', 'im:write', 'users:read', 'users:read.email'];
+export const SLACK_SCOPES = [
+  'chat:write',
+  'im:history',
+  'im:write',
+  'users:read',
+  'users:read.email',
+] as const;
+
+/** Where Slack sends the administrator back after "Add to Slack" (the app's redirect URL). */
+export const SLACK_OAUTH_PATH = '/api/v1/webhooks/slack/oauth';
+
+/** The redirect URL this server gives Slack: on its public URL, as the app's settings must list it. */
+export const slackRedirectUrl = (publicUrl: string) => `${publicUrl}${SLACK_OAUTH_PATH}`;
 
 export const slackOAuth: ChannelOAuth = {
   authorizeUrl: (settings, { clientId, redirectUri, state }) => {

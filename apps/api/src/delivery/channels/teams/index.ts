@@ -5,6 +5,7 @@ import type { ChannelModule } from '../module.ts';
 import { createTeamsConnector } from './client.ts';
 import { renderTeamsActivity } from './render.ts';
 import { teamsWebhooks } from './webhook.ts';
+import { setupValue, webhookUrlOf } from '../setup.ts';
 
 // Microsoft Teams: a bot (Bot Framework) writing Adaptive Cards into learners' personal chats.
 
@@ -25,5 +26,12 @@ export const teams: ChannelModule = {
   },
   // The segment bots were registered with (messaging endpoint …/webhooks/teams), not the key.
   webhookPath: 'teams',
+  setup: ({ publicUrl }) => ({
+    values: [
+      setupValue('messaging_endpoint', webhookUrlOf(publicUrl, 'teams')),
+      setupValue('valid_domain', new URL(publicUrl).host),
+    ],
+    downloads: [],
+  }),
   webhooks: teamsWebhooks,
 };

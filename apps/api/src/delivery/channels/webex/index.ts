@@ -5,6 +5,7 @@ import type { ChannelModule } from '../module.ts';
 import { createWebexConnector, webexWebhookUrl } from './client.ts';
 import { renderWebex } from './render.ts';
 import { webexWebhooks } from './webhook.ts';
+import { setupValue, webhookUrlOf } from '../setup.ts';
 
 // Webex: a bot posting markdown and an Adaptive Card to the learner's e-mail.
 
@@ -24,6 +25,11 @@ export const webex: ChannelModule = {
     message_invalid: 'message_rejected',
   },
   webhookPath: 'webex',
+  setup: ({ publicUrl }) => ({
+    // Registered by the connection itself (client.ts); shown so the administrator knows it.
+    values: [setupValue('webhook_url', webhookUrlOf(publicUrl, 'webex'))],
+    downloads: [],
+  }),
   webhooks: webexWebhooks,
   // Answers come back only through the webhook registered at this server's public https address.
   connectionRefusal: (settings) => {

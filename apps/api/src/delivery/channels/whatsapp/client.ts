@@ -8,6 +8,7 @@ import type { Connector } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
+import { INVITATION_TEMPLATE, LESSON_TEMPLATE, checkTemplate } from './templates.ts';
 import {
   WHATSAPP_WINDOW_MS,
   renderWhatsAppInvitationTemplate,
@@ -301,38 +302,41 @@ export const createWhatsAppConnector = (
         token: token(connection),
         codeOf,
       });
-      // Each template the connection names must be approved, or every send outside the window fails.
-      const approved = async (name: string) => {
-        const templates = await callJson<{ data: { name: string; status: string }[] }>({
-          url: api(
-            settings,
-            `/${encodeURIComponent(connection.providerIds.business_account_id ?? '')}/message_templates?name=${encodeURIComponent(name)}`,
-          ),
-          token: token(connection),
-          codeOf,
-        });
-        const template = templates.data.find((item) => item.name === name);
-        if (template?.status !== 'APPROVED') {
-          throw new ProviderHttpError(
-            404,
-            'template_not_approved',
-            `template ${name} is ${template?.status ?? 'missing'}, not APPROVED`,
-            null,
-            null,
-          );
-        }
-        return template.status;
-      };
-      const templateStatus = await approved(connection.providerIds.template_name ?? '');
+      // Each template the connection names must be approved in the learners' languages, with
+      // the variables and quick replies the product fills, or sends outside the window fail.
+      const lesson = await checkTemplate(
+        settings,
+        connection,
+        { name: connection.providerIds.template_name ?? '', shape: LESSON_TEMPLATE, db },
+        codeOf,
+      );
       const invitationTemplate = connection.providerIds.invitation_template_name ?? '';
-      const invitationStatus =
-        invitationTemplate !== '' ? await approved(invitationTemplate) : null;
+      const invitation =
+        invitationTemplate !== ''
+          ? await checkTemplate(
+              settings,
+              connection,
+              { name: invitationTemplate, shape: INVITATION_TEMPLATE, db },
+              codeOf,
+            )
+          : null;
       return {
         providerKey: phone.id,
         providerIds: {
           display_phone_number: phone.display_phone_number ?? '',
-          template_status: templateStatus,
-          ...(invitationStatus ? { invitation_template_status: invitationStatus } : {}),
+          template_status: 'APPROVED',
+          template_languages: lesson.languages,
+          ...(lesson.gaps.length > 0 ? { template_gaps: lesson.gaps.join('; ') } : {}),
+          ...(lesson.problems.length > 0 ? { template_problems: lesson.problems.join('; ') } : {}),
+          ...(invitation
+            ? {
+                invitation_template_status: 'APPROVED',
+                invitation_template_languages: invitation.languages,
+                ...(invitation.gaps.length > 0
+                  ? { invitation_template_gaps: invitation.gaps.join('; ') }
+                  : {}),
+              }
+            : {}),
         },
       };
     },

@@ -5,6 +5,8 @@ import type { ChannelModule } from '../module.ts';
 import { WHATSAPP_FAILURE_CODES, createWhatsAppConnector } from './client.ts';
 import { WHATSAPP, WHATSAPP_LIMITS, renderWhatsApp } from './render.ts';
 import { whatsappWebhooks } from './webhook.ts';
+import { setupValue, webhookUrlOf } from '../setup.ts';
+import { templatesToCreate } from './templates.ts';
 
 // WhatsApp: the Cloud API, by the learner's phone; session messages in the 24-hour window, an
 // approved template outside it.
@@ -46,5 +48,13 @@ export const whatsapp: ChannelModule = {
   },
   failureCodes: WHATSAPP_FAILURE_CODES,
   webhookPath: 'whatsapp',
+  setup: ({ publicUrl, connection }) => ({
+    values: [
+      setupValue('callback_url', webhookUrlOf(publicUrl, 'whatsapp')),
+      setupValue('webhook_fields', 'messages'),
+    ],
+    downloads: [],
+    templates: templatesToCreate(connection),
+  }),
   webhooks: whatsappWebhooks,
 };

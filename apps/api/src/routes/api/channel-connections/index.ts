@@ -6,6 +6,7 @@ import {
   ZChannelConnectionResponseSchema,
   ZChannelConnectionsResponseSchema,
   ZChannelParamsSchema,
+  ZChannelSetupResponseSchema,
   ZConnectionInputSchema,
   ZSlackInstallResponseSchema,
   connectionInputSchema,
@@ -16,6 +17,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import { CHANNELS } from '../../../delivery/channels/index.ts';
+import { publicUrlRefusal } from '../../../delivery/channels/setup.ts';
+import { SLACK_OAUTH_PATH, slackRedirectUrl } from '../../../delivery/channels/slack/oauth.ts';
 import { errorText } from '../../../delivery/connector.ts';
 import {
   deleteConnection,
@@ -24,6 +27,8 @@ import {
   recordConnectionTest,
   saveConnection,
 } from '../../../delivery/connections.ts';
+import { requestLanguage } from '../../../i18n/language.ts';
+import { localizeMessage } from '../../../i18n/messages.ts';
 import { AppError, notFound, validationError } from '../../../lib/app-error.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import type { Connection, ConnectionCheck } from '../../../delivery/message.ts';
@@ -217,6 +222,34 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/api/v1/channel-connections/:channel/setup',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'A provider’s setup guide (administrators): what to paste at the provider',
+        description:
+          'The addresses the provider must call (webhook, redirect, messaging endpoint), scopes and events, all built from this server’s public URL (CCP_PUBLIC_URL), and the files to upload there (Slack’s app manifest). `refusal` says, in the user’s language, why the provider could not reach this server as it is set up.',
+        params: ZChannelParamsSchema,
+        response: { 200: ZChannelSetupResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = adminOf(request);
+      const { channel } = request.params;
+      const connection = await loadConnection(app, user.company_uuid, channel);
+      const refusal =
+        publicUrlRefusal(app.publicUrl) ??
+        CHANNELS[channel].connectionRefusal?.(app.channelSettings);
+      return {
+        data: {
+          ...CHANNELS[channel].setup({ publicUrl: app.publicUrl, connection }),
+          refusal: refusal ? localizeMessage(refusal, requestLanguage(request)) : null,
+        },
+      };
+    },
+  );
+
   // "Add to Slack": the authorize URL with a state naming the company, signed and expiring.
   app.post(
     '/api/v1/channel-connections/slack/install',
@@ -226,7 +259,6 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: '“Add to Slack”: the Slack OAuth v2 authorize URL (administrators)',
         description:
           'Needs the Slack app’s client id and secret saved first. Slack sends the administrator back to `/api/v1/webhooks/slack/oauth`, which stores the bot token and tests it.',
-        body: z.object({ redirect_uri: z.url() }),
         response: { 200: ZSlackInstallResponseSchema },
       },
     },
@@ -238,24 +270,22 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!connection || !clientId || !connection.secrets.client_secret) {
         throw new AppError('VALIDATION_FAILED', MESSAGES.slackInstallNeedsClient);
       }
-      // The redirect URI travels in the signed state: Slack's token exchange must name the same
-      // one the authorize URL carried, else it answers bad_redirect_uri (oauth.v2.access).
+      // The redirect URI is built from the public URL (never the request's Host) and travels in
+      // the signed state: Slack's token exchange must name the same one the authorize URL
+      // carried, else it answers bad_redirect_uri (oauth.v2.access).
+      const redirectUri = slackRedirectUrl(app.publicUrl);
       const state = signState(app, {
         company: user.company_uuid,
         at: app.clock.now().getTime(),
-        redirect: request.body.redirect_uri,
+        redirect: redirectUri,
       });
-      const url = slackOAuth().authorizeUrl(app.channelSettings, {
-        clientId,
-        redirectUri: request.body.redirect_uri,
-        state,
-      });
+      const url = slackOAuth().authorizeUrl(app.channelSettings, { clientId, redirectUri, state });
       return { data: { url } };
     },
   );
 
   app.get(
-    '/api/v1/webhooks/slack/oauth',
+    SLACK_OAUTH_PATH,
     {
       config: { auth: false },
       schema: {

@@ -1,0 +1,127 @@
+import { actionRequests } from '@ccp/data-provider';
+import type { TChannelKey, TChannelSetup } from '@ccp/schemas';
+import { useCustom } from '@refinedev/core';
+import { Alert, Button, Collapse, Descriptions, Space, Table, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+import { saveFile } from '../../lib/save-file.ts';
+
+/** How many steps each provider's guide has (locales `channel-connections.setup.steps.<channel>.s<n>`). */
+const GUIDE_STEPS: Record<TChannelKey, number> = {
+  slack: 3,
+  'ms-teams': 3,
+  whatsapp: 3,
+  webex: 2,
+  'google-chat': 3,
+};
+
+/**
+ * A provider's setup on one screen: what to create there, the values to paste (each with a copy
+ * button, built by the server from its public URL), the files to upload, and why the provider
+ * could not reach this server yet, if so. Open until the channel is connected.
+ */
+export const SetupGuide = ({ channel, open }: { channel: TChannelKey; open: boolean }) => {
+  const { t } = useTranslation();
+  const { result } = useCustom<TChannelSetup>({ ...actionRequests.channelSetup(channel) });
+  // Until it answers, Refine's result holds an empty object.
+  const setup = Array.isArray(result.data?.values) ? result.data : undefined;
+  const steps = Array.from({ length: GUIDE_STEPS[channel] }, (_, index) => index + 1);
+  return (
+    <Collapse
+      size="small"
+      className="channel-setup-guide"
+      defaultActiveKey={open ? ['guide'] : []}
+      items={[
+        {
+          key: 'guide',
+          label: t('channel-connections.setup.title'),
+          children: (
+            <Space direction="vertical" size="small" style={{ width: '100%' }}>
+              {setup?.refusal && <Alert type="warning" showIcon message={setup.refusal} />}
+              <ol className="channel-setup-steps">
+                {steps.map((step) => (
+                  <li key={step}>{t(`channel-connections.setup.steps.${channel}.s${step}`)}</li>
+                ))}
+              </ol>
+              {setup && setup.values.length > 0 && (
+                <Descriptions
+                  size="small"
+                  column={1}
+                  bordered
+                  title={t('channel-connections.setup.paste')}
+                  className="channel-setup-values"
+                  items={setup.values.map(({ key, value }) => ({
+                    key,
+                    label: t(`channel-connections.setup.values.${key}`),
+                    children: (
+                      <Typography.Text code copyable={{ text: value }} className="setup-value">
+                        {value}
+                      </Typography.Text>
+                    ),
+                  }))}
+                />
+              )}
+              {setup?.templates && setup.templates.length > 0 && (
+                <Table
+                  size="small"
+                  className="channel-setup-templates"
+                  title={() =>
+                    t('channel-connections.setup.templates.title', { variable: '{{1}}' })
+                  }
+                  pagination={false}
+                  rowKey={(row) => `${row.name}:${row.language}`}
+                  dataSource={setup.templates}
+                  scroll={{ x: true }}
+                  columns={[
+                    {
+                      key: 'name',
+                      title: t('channel-connections.setup.templates.name'),
+                      render: (_, row) => (
+                        <Typography.Text code copyable>
+                          {row.name}
+                        </Typography.Text>
+                      ),
+                    },
+                    {
+                      key: 'language',
+                      title: t('channel-connections.setup.templates.language'),
+                      dataIndex: 'language',
+                    },
+                    {
+                      key: 'body',
+                      title: t('channel-connections.setup.templates.body'),
+                      render: (_, row) => <Typography.Text copyable>{row.body}</Typography.Text>,
+                    },
+                    {
+                      key: 'quick_replies',
+                      title: t('channel-connections.setup.templates.quickReplies'),
+                      render: (_, row) => row.quick_replies.join(' · '),
+                    },
+                  ]}
+                />
+              )}
+              {setup && setup.downloads.length > 0 && (
+                <Space wrap>
+                  {setup.downloads.map((download) => (
+                    <Button
+                      key={download.key}
+                      onClick={() =>
+                        saveFile(
+                          new Blob([download.content], { type: download.media_type }),
+                          download.file_name,
+                        )
+                      }
+                    >
+                      {t('channel-connections.setup.download')}:{' '}
+                      {t(`channel-connections.setup.downloads.${download.key}`)}
+                    </Button>
+                  ))}
+                </Space>
+              )}
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+};
