@@ -100,7 +100,21 @@ export const DISTRIBUTION_DEFAULTS = {
   repeat_every: 1,
   time: '08:00',
   disabled_enrolment_opt_in: false,
+  repeat_questions: false,
+  target_retention: 90,
 } as const;
+/**
+ * "Repeat questions until they stick" (issue 28): the target retention a creator may pick, in
+ * percent (FSRS's request_retention × 100). Below 70 % the intervals grow too long to help within
+ * a course, above 97 % a question would come back nearly every day.
+ */
+export const TARGET_RETENTION_RANGE = { min: 70, max: 97 } as const;
+/** A question stops coming back once answered right this many times in a row. */
+export const REPEAT_RIGHT_IN_A_ROW = 2;
+/** At most this many repeats a learner gets on one day. */
+export const REPEATS_PER_DAY = 2;
+/** Repeats go on for at most this many days after the course's last lesson. */
+export const REPEAT_DAYS_AFTER_LAST_LESSON = 30;
 /** Delivery times are in CET; the rules of Europe/Rome give summer time. */
 export const DELIVERY_TIME_ZONE = 'Europe/Rome';
 export const DELIVERY_WINDOW_MONTHS = 3;

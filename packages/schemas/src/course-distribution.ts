@@ -6,6 +6,7 @@ import {
   DELIVERY_WINDOW_MONTHS,
   DISTRIBUTION_DEFAULTS,
   REPEAT_PERIODS,
+  TARGET_RETENTION_RANGE,
 } from './constants.ts';
 import { MESSAGES } from './messages.ts';
 
@@ -78,6 +79,17 @@ export const ZDistributionSchema = z.object({
    * own time zone, so a learner in New York gets the 08:00 lesson at 08:00 New York time.
    */
   learner_time_zone: z.boolean({ error: MESSAGES.booleanInvalid }).default(false),
+  /** A question answered wrong or not at all comes back (FSRS) until right twice in a row. */
+  repeat_questions: z
+    .boolean({ error: MESSAGES.booleanInvalid })
+    .default(DISTRIBUTION_DEFAULTS.repeat_questions),
+  /** The recall probability FSRS schedules repeats for, in percent. */
+  target_retention: z
+    .number({ error: MESSAGES.targetRetentionInvalid })
+    .int({ error: MESSAGES.targetRetentionInvalid })
+    .min(TARGET_RETENTION_RANGE.min, { error: MESSAGES.targetRetentionInvalid })
+    .max(TARGET_RETENTION_RANGE.max, { error: MESSAGES.targetRetentionInvalid })
+    .default(DISTRIBUTION_DEFAULTS.target_retention),
   /** YYYY-MM-DDTHH:mm in CET, or null for no closing time. */
   enrollment_close_time: z
     .string({ error: MESSAGES.enrollmentCloseTimeInvalid })

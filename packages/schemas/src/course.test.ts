@@ -422,8 +422,23 @@ describe('ZDistributionSchema', () => {
       disabled_enrolment_opt_in: false,
       exclusion_days: [],
       learner_time_zone: false,
+      repeat_questions: false,
+      target_retention: 90,
       enrollment_close_time: null,
     });
+  });
+
+  it.each([
+    [70, true],
+    [97, true],
+    [69, false],
+    [98, false],
+    [90.5, false],
+    ['90', false],
+  ])('target retention %s valid: %s', (target_retention, ok) => {
+    expect(errorsOf(ZDistributionSchema, { target_retention })).toEqual(
+      ok ? {} : { target_retention: [MESSAGES.targetRetentionInvalid] },
+    );
   });
 
   it.each([

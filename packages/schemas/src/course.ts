@@ -163,6 +163,8 @@ const ZDistributionShape = z.object({
   disabled_enrolment_opt_in: z.boolean(),
   exclusion_days: z.array(z.enum(EXCLUSION_DAYS)),
   learner_time_zone: z.boolean(),
+  repeat_questions: z.boolean(),
+  target_retention: z.number().int(),
   enrollment_close_time: z.string().nullable(),
 });
 

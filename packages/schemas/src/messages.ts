@@ -37,6 +37,7 @@ export const MESSAGES = {
   enrollmentCloseTimeInvalid:
     'The enrollment close time must be a valid date and time in the YYYY-MM-DDTHH:mm format.',
   booleanInvalid: 'The field must be true or false.',
+  targetRetentionInvalid: 'The target retention must be a whole percentage from 70 to 97.',
   timeZoneInvalid: 'The time zone must be a known time zone, such as Europe/Rome.',
   quietHoursInvalid:
     'Quiet hours need a start and an end in the HH:mm format, and they must differ.',

@@ -7,6 +7,7 @@ import type {
   TDistribution,
   TLessonMedia,
 } from '@ccp/schemas';
+import { DISTRIBUTION_DEFAULTS } from '@ccp/schemas';
 import type { Transaction } from 'kysely';
 
 import type { Db } from '../db/index.ts';
@@ -29,9 +30,14 @@ const parseJson = <T>(text: string | null): T | null =>
 
 export const parseDistribution = (text: string | null): TDistribution | null => {
   const distribution = parseJson<TDistribution>(text);
-  // Saved before issue 28: delivered in CET, as every course was.
+  // Saved before issue 28: delivered in CET, as every course was, and nothing repeated.
   return distribution
-    ? { ...distribution, learner_time_zone: distribution.learner_time_zone ?? false }
+    ? {
+        ...distribution,
+        learner_time_zone: distribution.learner_time_zone ?? false,
+        repeat_questions: distribution.repeat_questions ?? DISTRIBUTION_DEFAULTS.repeat_questions,
+        target_retention: distribution.target_retention ?? DISTRIBUTION_DEFAULTS.target_retention,
+      }
     : null;
 };
 

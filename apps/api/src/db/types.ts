@@ -195,6 +195,7 @@ export type Database = {
   learners_list_members: LearnersListMembersTable;
   enrollments: EnrollmentsTable;
   lesson_deliveries: LessonDeliveriesTable;
+  question_repeats: QuestionRepeatsTable;
   learner_events: LearnerEventsTable;
   outbox_messages: OutboxMessagesTable;
   channel_tokens: ChannelTokensTable;
@@ -367,6 +368,30 @@ export type EnrollmentsTable = {
   /** When a failed invitation is tried again; null after a permanent failure (waits for a Resend). */
   invitation_retry_at?: Timestamp | null;
   invitation_attempts?: number;
+};
+/** A lesson's question that comes back until it sticks (issue 28, 0037). */
+export type QuestionRepeatsTable = {
+  /** The lesson send whose question repeats. */
+  delivery_uuid: string;
+  company_uuid: string;
+  course_uuid: string;
+  learner_uuid: string;
+  enrollment_uuid: string;
+  /** waiting | sending | sent | stuck | ended */
+  status: string;
+  /** When the next repeat goes (null once stuck or ended). */
+  send_at: Timestamp | null;
+  /** The learner's answers to the question, JSON [{ at, right }]. */
+  history: string;
+  sends: number;
+  sent_at: Timestamp | null;
+  answer_index: number | null;
+  answer_correct: number | null;
+  /** pending | sending | sent | failed, as lesson_deliveries.feedback_status. */
+  feedback_status: string | null;
+  feedback_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 };
 export type LessonDeliveriesTable = {
   uuid: string;

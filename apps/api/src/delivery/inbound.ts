@@ -8,6 +8,7 @@ import { applyChannelEvents } from './events.ts';
 import { feedbackRepository } from './feedback-repository.ts';
 import { learnerOfProviderUser, touchInbound } from './identities.ts';
 import { OPEN_ANSWER_MAX } from './render-common.ts';
+import { answerRepeat } from './repeats.ts';
 import type { DeliveryWake } from './wake.ts';
 
 // A learner's tap or reply, once a webhook verified it came from the provider: who tapped is
@@ -215,11 +216,13 @@ export const applyInbound = async (deps: InboundDeps, inbound: Inbound): Promise
   const { action } = inbound;
   let event: TChannelEvent;
   let chosen: number | undefined;
+  let right = false;
   if (action.type === 'answered') {
     const answer = await judge(deps, action.delivery_uuid, action);
     if (!answer) return 'ignored';
     const { index, ...judged } = answer;
     chosen = index;
+    right = judged.correct;
     event = {
       type: 'answered',
       delivery_uuid: action.delivery_uuid,
@@ -237,6 +240,15 @@ export const applyInbound = async (deps: InboundDeps, inbound: Inbound): Promise
   if (!(await claimInbound(deps, inbound, nowIso))) return 'duplicate';
   await touchInbound(deps, actor, inbound.channel, nowIso);
   try {
+    // The question came back ("Repeat questions until they stick"): the answer is the repeat's.
+    const answer = { correct: right, index: chosen ?? null };
+    if (
+      action.type === 'answered' &&
+      (await answerRepeat(deps.db, action.delivery_uuid, answer, nowIso))
+    ) {
+      deps.deliveryWake?.notify();
+      return 'recorded';
+    }
     const [result] = await applyChannelEvents(
       deps,
       { companyUuid: inbound.companyUuid, channel: inbound.channel },

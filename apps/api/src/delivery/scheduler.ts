@@ -33,6 +33,7 @@ import {
 } from './outgoing.ts';
 import type { Lookups } from './outgoing.ts';
 import { progressRepository } from './progress-repository.ts';
+import { dueRepeats, missedRepeats, plannedRepeats, repeatFeedback } from './repeats.ts';
 
 // The in-process scheduler. Each tick: close enrolments whose time has come, send opt-in
 // invitations, send every due lesson, mark answers missed after 72 hours, remind unread lessons
@@ -119,7 +120,7 @@ const adaptersOf = (app: SchedulerApp, options: SchedulerOptions): ChannelAdapte
   return adapters;
 };
 
-type TickContext = {
+export type TickContext = {
   app: SchedulerApp;
   now: Date;
   nowIso: string;
@@ -135,7 +136,7 @@ type TickContext = {
  * send's records, an event). `local` work calls no provider (missed-answer marking): a batch's
  * claims and writes then go in one transaction.
  */
-type Drain<Row extends { channel: string }> = {
+export type Drain<Row extends { channel: string }> = {
   select: (limit: number) => Promise<Row[]>;
   claim: (row: Row) => CompiledQuery;
   send: (row: Row, adapter: ChannelAdapter) => Promise<CompiledQuery[]>;
@@ -475,6 +476,17 @@ const tickContext = (app: SchedulerApp, options: SchedulerOptions): TickContext 
 };
 
 /**
+ * "Repeat questions until they stick" (repeats.ts), after the day's lessons: the feedback on
+ * repeats answered, wrong or missed questions planned, unanswered repeats missed, due ones sent.
+ */
+const drainRepeats = async (ctx: TickContext) => {
+  await drainClaimed(ctx, repeatFeedback(ctx));
+  await drainClaimed(ctx, plannedRepeats(ctx));
+  await drainClaimed(ctx, missedRepeats(ctx));
+  await drainClaimed(ctx, dueRepeats(ctx));
+};
+
+/**
  * One pass of the scheduler at `app.clock.now()`. Safe to run twice at once or after a
  * restart: every send is claimed first, and a claimed row is never sent again.
  */
@@ -491,6 +503,7 @@ export const runSchedulerTick = async (
   await drainClaimed(ctx, dueLessons(ctx, counts));
   await drainClaimed(ctx, missedAnswers(ctx, counts));
   await drainClaimed(ctx, reminders(ctx, counts));
+  await drainRepeats(ctx);
   return { ...counts, ...(await updateStatuses(ctx)) };
 };
 
@@ -502,6 +515,7 @@ export const runFeedback = async (
   const ctx = tickContext(app, options);
   const counts = { ...NOTHING_DONE };
   await drainClaimed(ctx, feedback(ctx, counts));
+  await drainClaimed(ctx, repeatFeedback(ctx));
   return counts.feedback;
 };
 

@@ -1,4 +1,4 @@
-import { CHANNEL_KEYS, LOCALES } from '@ccp/schemas';
+import { CHANNEL_KEYS, DISTRIBUTION_DEFAULTS, LOCALES } from '@ccp/schemas';
 import type { TCourse, TCourseUpdateRequestInput } from '@ccp/schemas';
 import { z } from 'zod';
 
@@ -42,6 +42,9 @@ const ZDistributionFileSchema = z.strictObject({
   exclusion_days: z.array(z.string()).default([]),
   // Files written before issue 28 have none: CET, as spec §9.
   learner_time_zone: z.boolean().default(false),
+  // Files written before "Repeat questions until they stick": off, at the default retention.
+  repeat_questions: z.boolean().default(DISTRIBUTION_DEFAULTS.repeat_questions),
+  target_retention: z.number().default(DISTRIBUTION_DEFAULTS.target_retention),
   enrollment_close_time: z.string().nullable().default(null),
 });
 
@@ -124,6 +127,8 @@ export const courseToFile = (course: TCourse): TCourseFile => {
           disabled_enrolment_opt_in: distribution.disabled_enrolment_opt_in,
           exclusion_days: [...distribution.exclusion_days],
           learner_time_zone: distribution.learner_time_zone,
+          repeat_questions: distribution.repeat_questions,
+          target_retention: distribution.target_retention,
           enrollment_close_time: distribution.enrollment_close_time,
         }
       : null,

@@ -1,6 +1,7 @@
 import {
   MESSAGES,
   REPEAT_PERIODS,
+  TARGET_RETENTION_RANGE,
   checkPlanLimit,
   deliveryDateWindow,
   deliveryStepSchema,
@@ -332,6 +333,26 @@ export const DeliveryStep = () => {
                 <Switch />
               </Form.Item>
               <DeliveryHoursNote />
+              <Form.Item
+                {...field(['distribution', 'repeat_questions'])}
+                label={t('courses.wizard.delivery.repeatQuestions')}
+                extra={t('courses.wizard.delivery.repeatQuestionsHelp')}
+                valuePropName="checked"
+              >
+                <Switch />
+              </Form.Item>
+              <Form.Item
+                {...field(['distribution', 'target_retention'])}
+                label={t('courses.wizard.delivery.targetRetention')}
+                extra={t('courses.wizard.delivery.targetRetentionHelp')}
+              >
+                <InputNumber
+                  className="input-number-full"
+                  min={TARGET_RETENTION_RANGE.min}
+                  max={TARGET_RETENTION_RANGE.max}
+                  precision={0}
+                />
+              </Form.Item>
               <Form.Item
                 {...field(['distribution', 'repeat_period'])}
                 label={t('courses.wizard.delivery.repeatPeriod')}

@@ -199,6 +199,8 @@ export const defaultDistribution = (): TDistributionInput => ({
   disabled_enrolment_opt_in: DISTRIBUTION_DEFAULTS.disabled_enrolment_opt_in,
   exclusion_days: [],
   learner_time_zone: false,
+  repeat_questions: DISTRIBUTION_DEFAULTS.repeat_questions,
+  target_retention: DISTRIBUTION_DEFAULTS.target_retention,
   enrollment_close_time: null,
 });
 
