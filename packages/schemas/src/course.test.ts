@@ -422,6 +422,10 @@ describe('ZDistributionSchema', () => {
       disabled_enrolment_opt_in: false,
       exclusion_days: [],
       learner_time_zone: false,
+      // Issue 28's reminder policy: one reminder after 24 hours, a pause after 3 unanswered.
+      reminder_count: 1,
+      reminder_interval_hours: 24,
+      auto_pause_after: 3,
       enrollment_close_time: null,
     });
   });

@@ -7,6 +7,7 @@ import type {
   TDistribution,
   TLessonMedia,
 } from '@ccp/schemas';
+import { reminderPolicyOf } from '@ccp/schemas';
 import type { Transaction } from 'kysely';
 
 import type { Db } from '../db/index.ts';
@@ -29,9 +30,13 @@ const parseJson = <T>(text: string | null): T | null =>
 
 export const parseDistribution = (text: string | null): TDistribution | null => {
   const distribution = parseJson<TDistribution>(text);
-  // Saved before issue 28: delivered in CET, as every course was.
+  // Saved before issue 28: delivered in CET, as every course was, with its one reminder.
   return distribution
-    ? { ...distribution, learner_time_zone: distribution.learner_time_zone ?? false }
+    ? {
+        ...distribution,
+        learner_time_zone: distribution.learner_time_zone ?? false,
+        ...reminderPolicyOf(distribution),
+      }
     : null;
 };
 

@@ -351,7 +351,7 @@ export type EnrollmentsTable = {
   learner_uuid: string;
   /** Channel key the learner is reached on for this course. */
   channel: string;
-  /** invited (waiting for the GDPR opt-in) | enrolled | declined | completed | dropped */
+  /** invited (waiting for the GDPR opt-in) | enrolled | paused | declined | completed | dropped */
   status: string;
   invited_at: Timestamp;
   enrolled_at: Timestamp | null;
@@ -367,6 +367,12 @@ export type EnrollmentsTable = {
   /** When a failed invitation is tried again; null after a permanent failure (waits for a Resend). */
   invitation_retry_at?: Timestamp | null;
   invitation_attempts?: number;
+  /** Since when the learner gets no lessons (0036): paused, or dropped after STOP. */
+  paused_at?: Timestamp | null;
+  /** unanswered | trainer | stop (PAUSE_REASONS). */
+  pause_reason?: string | null;
+  /** The last resume: unanswered lessons sent before it do not count towards a pause. */
+  resumed_at?: Timestamp | null;
 };
 export type LessonDeliveriesTable = {
   uuid: string;
@@ -390,6 +396,10 @@ export type LessonDeliveriesTable = {
   /** Set when no answer arrived within 72 hours of delivery. */
   missed_at: Timestamp | null;
   reminders_sent: number;
+  /** When its last reminder went (0036): the next waits the course's hours after it. */
+  last_reminder_at?: Timestamp | null;
+  /** A confirmation to send the learner (0036): paused | resumed | stopped; null once claimed. */
+  notice?: string | null;
   /** The provider's id of the message that carried the lesson (0025). */
   provider_message_id?: string | null;
   /** Why the lesson did not go (0025): a delivery failure code and the provider's own words. */

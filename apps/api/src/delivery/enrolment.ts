@@ -21,8 +21,11 @@ export type DeliveryDeps = { db: Db; clock: Clock };
 // Well inside SQLite's 32766 bound parameters with the widest row here (19 columns).
 const CHUNK = 500;
 
-/** Statuses whose deliveries are kept planned: the learner is in, or may still opt in. */
-const PLANNED_ENROLMENTS = ['invited', 'enrolled'];
+/**
+ * Statuses whose deliveries are kept planned: the learner is in, or may still opt in; a paused
+ * learner's (issue 28) follow the course too, held until they are resumed.
+ */
+const PLANNED_ENROLMENTS = ['invited', 'enrolled', 'paused'];
 /** A delivery in one of these has left (or tried to leave) the building: never planned again. */
 export const DONE_DELIVERY_STATUSES = ['sent', 'sending', 'failed'];
 
@@ -172,6 +175,36 @@ type DeliveryRow = {
   scheduled_for: string;
   channel: string;
   language: string;
+};
+
+/**
+ * Plans one enrolment's unsent lessons from the next slot after `now`, in the learner's language:
+ * a learner who opted in, or one resumed after a pause (issue 28).
+ */
+export const planEnrolment = async (
+  trx: Executor,
+  plan: CoursePlan,
+  enrolment: { uuid: string; learner_uuid: string; channel: string },
+  now: Date,
+): Promise<void> => {
+  const learner = await trx
+    .selectFrom('learners')
+    .select('locale')
+    .where('uuid', '=', enrolment.learner_uuid)
+    .executeTakeFirstOrThrow();
+  await planDeliveries(
+    trx,
+    plan,
+    [
+      {
+        uuid: enrolment.uuid,
+        learnerUuid: enrolment.learner_uuid,
+        channel: enrolment.channel,
+        language: lessonLanguage(learner.locale, plan),
+      },
+    ],
+    now,
+  );
 };
 
 /**

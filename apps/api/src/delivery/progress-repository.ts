@@ -142,7 +142,8 @@ export const progressRepository = {
               .select('d.uuid')
               .whereRef('d.course_uuid', '=', 'courses.uuid')
               .where('d.status', 'in', ['scheduled', 'sending'])
-              .where('e.status', '=', 'enrolled'),
+              // A paused learner's held lessons keep the course going until they resume.
+              .where('e.status', 'in', ['enrolled', 'paused']),
           ),
         ),
       )

@@ -1,4 +1,4 @@
-import { DELIVERY_TIME_ZONE, deliveryCalendarDate } from '@ccp/schemas';
+import { DELIVERY_TIME_ZONE, deliveryCalendarDate, REMINDER_POLICY_DEFAULTS } from '@ccp/schemas';
 import type { TAssessment, TDistribution } from '@ccp/schemas';
 import type { Insertable, Transaction } from 'kysely';
 
@@ -175,6 +175,7 @@ const deliveryOf = (course: DemoCourse, t: Timeline) => {
     disabled_enrolment_opt_in: course.classroom === 'onboarding',
     exclusion_days: course.exclusionDays ?? [],
     learner_time_zone: false,
+    ...REMINDER_POLICY_DEFAULTS,
     enrollment_close_time: course.status === 'scheduled' ? `${t.date(start - 1)}T18:00` : null,
   };
   // Scheduled at least five days before the start, and never later than two days ago.

@@ -42,6 +42,10 @@ const ZDistributionFileSchema = z.strictObject({
   exclusion_days: z.array(z.string()).default([]),
   // Files written before issue 28 have none: CET, as spec §9.
   learner_time_zone: z.boolean().default(false),
+  // Issue 28's reminder policy; a file without it gets the API's defaults.
+  reminder_count: z.number().optional(),
+  reminder_interval_hours: z.number().optional(),
+  auto_pause_after: z.number().optional(),
   enrollment_close_time: z.string().nullable().default(null),
 });
 
@@ -124,6 +128,9 @@ export const courseToFile = (course: TCourse): TCourseFile => {
           disabled_enrolment_opt_in: distribution.disabled_enrolment_opt_in,
           exclusion_days: [...distribution.exclusion_days],
           learner_time_zone: distribution.learner_time_zone,
+          reminder_count: distribution.reminder_count,
+          reminder_interval_hours: distribution.reminder_interval_hours,
+          auto_pause_after: distribution.auto_pause_after,
           enrollment_close_time: distribution.enrollment_close_time,
         }
       : null,
