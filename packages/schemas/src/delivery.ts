@@ -12,12 +12,12 @@ export { addCalendarDays, addCalendarMonths } from './course-distribution.ts';
 
 /**
  * invited: waiting for the GDPR opt-in; dropped: never opted in before enrolment closed, left the
- * lists, or wrote STOP; paused: gets no lessons until resumed (issue 28).
+ * lists, or wrote STOP (issue 28). A paused learner stays enrolled (`paused_at`, `pause_reason`):
+ * still one of the course's enrolled learners in every figure, with their lessons held.
  */
 export const ENROLLMENT_STATUSES = [
   'invited',
   'enrolled',
-  'paused',
   'declined',
   'completed',
   'dropped',
@@ -260,6 +260,8 @@ export const ZLearnerCourseDeliverySchema = z.object({
     paused_at: z.string().nullable(),
     /** Whether the caller may resume the learner (paused, and an administrator or the creator). */
     resumable: z.boolean(),
+    /** Whether the caller may pause the learner (enrolled, not paused; admin or creator). */
+    pausable: z.boolean(),
   }),
   invitation: z
     .object({
@@ -281,6 +283,8 @@ export const ZResumeResponseSchema = dataEnvelope(
   z.object({
     uuid: ZUuidSchema,
     status: z.enum(ENROLLMENT_STATUSES),
+    /** Why the learner is paused (PAUSE_REASONS); null once resumed. */
+    pause_reason: z.string().nullable(),
     next_lesson_at: z.string().nullable(),
   }),
 );

@@ -351,7 +351,7 @@ export type EnrollmentsTable = {
   learner_uuid: string;
   /** Channel key the learner is reached on for this course. */
   channel: string;
-  /** invited (waiting for the GDPR opt-in) | enrolled | paused | declined | completed | dropped */
+  /** invited (waiting for the GDPR opt-in) | enrolled | declined | completed | dropped */
   status: string;
   invited_at: Timestamp;
   enrolled_at: Timestamp | null;
@@ -367,7 +367,7 @@ export type EnrollmentsTable = {
   /** When a failed invitation is tried again; null after a permanent failure (waits for a Resend). */
   invitation_retry_at?: Timestamp | null;
   invitation_attempts?: number;
-  /** Since when the learner gets no lessons (0036): paused, or dropped after STOP. */
+  /** Since when the learner gets no lessons (0036): paused (still enrolled), or dropped by STOP. */
   paused_at?: Timestamp | null;
   /** unanswered | trainer | stop (PAUSE_REASONS). */
   pause_reason?: string | null;

@@ -272,6 +272,8 @@ export const deliveriesRepository = {
         eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', nowIso)]),
       )
       .where('e.status', '=', 'enrolled')
+      // A paused learner's lessons are held until they are resumed (issue 28).
+      .where('e.paused_at', 'is', null)
       .where('c.status', 'in', LIVE_COURSE_STATUSES)
       .where('c.deleted_at', 'is', null)
       .orderBy('d.scheduled_for')
@@ -425,7 +427,8 @@ export const deliveriesRepository = {
             .selectFrom('enrollments as e')
             .select('e.uuid')
             .whereRef('e.uuid', '=', 'd.enrollment_uuid')
-            .where('e.status', 'in', REMINDED_ENROLMENTS),
+            .where('e.status', 'in', REMINDED_ENROLMENTS)
+            .where('e.paused_at', 'is', null),
         ),
       )
       .orderBy('d.sent_at')

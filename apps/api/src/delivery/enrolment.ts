@@ -21,11 +21,8 @@ export type DeliveryDeps = { db: Db; clock: Clock };
 // Well inside SQLite's 32766 bound parameters with the widest row here (19 columns).
 const CHUNK = 500;
 
-/**
- * Statuses whose deliveries are kept planned: the learner is in, or may still opt in; a paused
- * learner's (issue 28) follow the course too, held until they are resumed.
- */
-const PLANNED_ENROLMENTS = ['invited', 'enrolled', 'paused'];
+/** Statuses whose deliveries are kept planned: the learner is in, or may still opt in. */
+const PLANNED_ENROLMENTS = ['invited', 'enrolled'];
 /** A delivery in one of these has left (or tried to leave) the building: never planned again. */
 export const DONE_DELIVERY_STATUSES = ['sent', 'sending', 'failed'];
 

@@ -10,7 +10,9 @@ import { cancelEnrolmentDeliveries, loadCoursePlan, planEnrolment } from './enro
 import type { DeliveryDeps, Executor } from './enrolment.ts';
 import type { Notice } from './message.ts';
 
-// A learner's enrolment paused and resumed (issue 28): paused by the scheduler after the course's
+// A learner's enrolment paused and resumed (issue 28). A paused learner stays `enrolled` (so every
+// figure still counts them) with `paused_at` and `pause_reason`; their lessons are held. Paused
+// by the scheduler after the course's
 // number of consecutive unanswered lessons, or by a trainer; resumed by the learner (RESUME,
 // RIPRENDI, WEITER) or a trainer, its held lessons planned again from the next slot; ended when
 // the learner writes STOP. Each change queues a one-line confirmation for the learner (`notice`),
@@ -19,8 +21,8 @@ import type { Notice } from './message.ts';
 /** What a learner's notice is sent with: their latest lesson send, and which confirmation. */
 export type NoticeRow = LessonSendRow & { notice: Notice };
 
-/** Enrolments the learner's STOP ends: everything still going, or waiting to go. */
-const STOPPABLE = ['invited', 'enrolled', 'paused'];
+/** Enrolments the learner's STOP ends: everything still going (paused too), or waiting to go. */
+const STOPPABLE = ['invited', 'enrolled'];
 
 /** Queues a confirmation on the latest lesson send of these enrolments (none sent: no notice). */
 const queueNotice = async (
@@ -70,7 +72,7 @@ const unansweredStreak = async (
   return closed.length === count && closed.every((row) => row.answered_at === null);
 };
 
-/** Pauses enrolled enrolments; answers those that were. */
+/** Pauses enrolled, unpaused enrolments; answers those that were. */
 const pause = async (
   trx: Executor,
   enrolmentUuids: string[],
@@ -80,9 +82,10 @@ const pause = async (
   if (enrolmentUuids.length === 0) return [];
   const paused = await trx
     .updateTable('enrollments')
-    .set({ status: 'paused', pause_reason: reason, paused_at: nowIso, updated_at: nowIso })
+    .set({ pause_reason: reason, paused_at: nowIso, updated_at: nowIso })
     .where('uuid', 'in', enrolmentUuids)
     .where('status', '=', 'enrolled')
+    .where('paused_at', 'is', null)
     .returning('uuid')
     .execute();
   return paused.map((row) => row.uuid);
@@ -104,6 +107,7 @@ export const pauseRepository = {
         .distinct()
         .where('d.uuid', 'in', part)
         .where('e.status', '=', 'enrolled')
+        .where('e.paused_at', 'is', null)
         .execute(),
     );
     let paused = 0;
@@ -134,15 +138,10 @@ export const pauseRepository = {
       for (const uuid of enrolmentUuids) {
         const enrolment = await trx
           .updateTable('enrollments')
-          .set({
-            status: 'enrolled',
-            pause_reason: null,
-            paused_at: null,
-            resumed_at: nowIso,
-            updated_at: nowIso,
-          })
+          .set({ pause_reason: null, paused_at: null, resumed_at: nowIso, updated_at: nowIso })
           .where('uuid', '=', uuid)
-          .where('status', '=', 'paused')
+          .where('status', '=', 'enrolled')
+          .where('paused_at', 'is not', null)
           .returning(['uuid', 'course_uuid', 'learner_uuid', 'channel'])
           .executeTakeFirst();
         if (!enrolment) continue;
@@ -192,7 +191,8 @@ export const pauseRepository = {
       .where('company_uuid', '=', learner.companyUuid)
       .where('learner_uuid', '=', learner.learnerUuid)
       .where('channel', '=', learner.channel)
-      .where('status', '=', 'paused')
+      .where('status', '=', 'enrolled')
+      .where('paused_at', 'is not', null)
       .execute();
     return rows.map((row) => row.uuid);
   },
@@ -210,7 +210,7 @@ export const pauseRepository = {
     db
       .selectFrom('enrollments as e')
       .innerJoin('courses as c', 'c.uuid', 'e.course_uuid')
-      .select(['e.uuid', 'e.status', 'c.creator_uuid'])
+      .select(['e.uuid', 'e.status', 'e.paused_at', 'c.creator_uuid'])
       .where('e.uuid', '=', enrolmentUuid)
       .where('e.learner_uuid', '=', learnerUuid)
       .where('e.company_uuid', '=', companyUuid)
@@ -221,10 +221,10 @@ export const pauseRepository = {
   stateOf: async (
     db: Db,
     enrolmentUuid: string,
-  ): Promise<{ status: string; next_lesson_at: string | null }> => {
+  ): Promise<{ status: string; pause_reason: string | null; next_lesson_at: string | null }> => {
     const enrolment = await db
       .selectFrom('enrollments')
-      .select('status')
+      .select(['status', 'pause_reason'])
       .where('uuid', '=', enrolmentUuid)
       .executeTakeFirstOrThrow();
     const next = await db
@@ -233,7 +233,11 @@ export const pauseRepository = {
       .where('enrollment_uuid', '=', enrolmentUuid)
       .where('status', '=', 'scheduled')
       .executeTakeFirst();
-    return { status: enrolment.status, next_lesson_at: next?.at ?? null };
+    return {
+      status: enrolment.status,
+      pause_reason: enrolment.pause_reason ?? null,
+      next_lesson_at: next?.at ?? null,
+    };
   },
 
   /** Confirmations waiting to go, a batch at a time. */

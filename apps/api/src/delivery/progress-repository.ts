@@ -142,8 +142,8 @@ export const progressRepository = {
               .select('d.uuid')
               .whereRef('d.course_uuid', '=', 'courses.uuid')
               .where('d.status', 'in', ['scheduled', 'sending'])
-              // A paused learner's held lessons keep the course going until they resume.
-              .where('e.status', 'in', ['enrolled', 'paused']),
+              // A paused learner (still enrolled) keeps the course going with their held lessons.
+              .where('e.status', '=', 'enrolled'),
           ),
         ),
       )

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { MESSAGES } from '@ccp/schemas';
@@ -108,6 +109,11 @@ describe('the reminder policy and the auto-pause', async () => {
       ],
     ]);
 
+    // Still one of the course's enrolled learners in every figure.
+    const stats = await sql<{ enrolled: unknown }>`SELECT enrolled
+      FROM analytics_enrollment_stats WHERE learner_uuid = ${silent!.uuid}`.execute(app.db);
+    expect(stats.rows.map((row) => Number(row.enrolled))).toEqual([1]);
+
     // Held: the answering learner's day 6 goes, the paused learner's does not.
     expect(await tickAt(app, day(6))).toMatchObject({ sent: 1 });
     expect((await rowsOf(silent!)).filter((row) => row.status === 'scheduled')).toHaveLength(3);
@@ -121,8 +127,9 @@ describe('the reminder policy and the auto-pause', async () => {
     });
     const courses = page.json.data as TLearnerCourseDelivery[];
     const { enrollment: enrolment } = courses.find((item) => item.course.uuid === course)!;
+    // Still enrolled (every figure counts them), with why they get nothing.
     expect(enrolment).toMatchObject({
-      status: 'paused',
+      status: 'enrolled',
       pause_reason: 'unanswered',
       paused_at: day(5),
       resumable: true,
@@ -136,6 +143,7 @@ describe('the reminder policy and the auto-pause', async () => {
     expect(resumed.json.data).toEqual({
       uuid: enrolment.uuid,
       status: 'enrolled',
+      pause_reason: null,
       next_lesson_at: day(7),
     });
     // Not paused any more: a second resume is refused in the caller's language.
@@ -218,14 +226,18 @@ describe('RESUME and STOP on Slack', async () => {
     const headers = await authHeaders(app, world);
     const pauseUrl = `/api/v1/learners/${learners[0]!.uuid}/enrollments/${enrolment!.uuid}/pause`;
     expect((await call(app, { method: 'POST', url: pauseUrl, headers })).json.data).toMatchObject({
-      status: 'paused',
+      status: 'enrolled',
+      pause_reason: 'trainer',
     });
     expect(await tickSlack(day(2))).toMatchObject({ sent: 0 });
 
     const write = (text: string) =>
       webhook(fake.messageEvent(user, text, { nowSeconds: nowSeconds() }));
     expect((await write('Riprendi')).json).toEqual({ status: 'recorded' });
-    expect((await enrolmentsOf(app, course))[0]).toMatchObject({ status: 'enrolled' });
+    expect((await enrolmentsOf(app, course))[0]).toMatchObject({
+      status: 'enrolled',
+      pause_reason: null,
+    });
     await tickSlack(plus(day(2), 60_000));
     expect(fake.messages.at(-1)!.text).toBe(
       '▶️ Negotiation basics riprende: la prossima lezione è in arrivo.',
@@ -287,7 +299,10 @@ describe('WEITER and STOP on WhatsApp', async () => {
     expect((await webhook(fake.typeText(waId, 'weiter!'))).json).toMatchObject({
       status: 'recorded',
     });
-    expect((await enrolmentsOf(app, course))[0]).toMatchObject({ status: 'enrolled' });
+    expect((await enrolmentsOf(app, course))[0]).toMatchObject({
+      status: 'enrolled',
+      pause_reason: null,
+    });
 
     expect((await webhook(fake.typeText(waId, 'Stop'))).json).toMatchObject({
       status: 'recorded',

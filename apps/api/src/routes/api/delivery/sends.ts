@@ -81,6 +81,7 @@ const enrolmentState = async (db: FastifyRequest['server']['db'], uuid: string) 
     data: {
       uuid,
       status: state.status as TEnrollmentStatus,
+      pause_reason: state.pause_reason,
       next_lesson_at: state.next_lesson_at,
     },
   };
@@ -170,7 +171,9 @@ export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
               channel: course.channel,
               pause_reason: course.pause_reason,
               paused_at: course.paused_at,
-              resumable: resend && course.enrollment_status === 'paused',
+              resumable: resend && course.paused_at !== null && course.pause_reason !== 'stop',
+              pausable:
+                resend && course.enrollment_status === 'enrolled' && course.paused_at === null,
             },
             invitation: course.invited
               ? {

@@ -1,5 +1,6 @@
 import {
   DISTRIBUTION_DEFAULTS,
+  REMINDER_POLICY_DEFAULTS,
   MAX_LESSONS_PER_COURSE,
   ZLessonSchema,
   deliveryStepSchema,
@@ -199,6 +200,7 @@ export const defaultDistribution = (): TDistributionInput => ({
   disabled_enrolment_opt_in: DISTRIBUTION_DEFAULTS.disabled_enrolment_opt_in,
   exclusion_days: [],
   learner_time_zone: false,
+  ...REMINDER_POLICY_DEFAULTS,
   enrollment_close_time: null,
 });
 
