@@ -139,7 +139,7 @@ export const MESSAGES = {
   analyticsDateOrder: 'The end date must be a date after or equal to the start date.',
   analyticsPeriodMax: 'The period may not be longer than 366 days.',
   learnerStatusInvalid:
-    'The status must be interacted, completed, unreachable, active, dormant or not_started.',
+    'The status must be interacted, completed, unreachable, active, dormant, not_started or paused.',
   exportNotFound: 'The export was not found.',
   exportNoPrivileges: 'You have no privileges to download this export.',
   exportNotReady: 'The export is not ready yet.',

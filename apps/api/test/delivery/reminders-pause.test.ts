@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { MESSAGES } from '@ccp/schemas';
-import type { TLearnerCourseDelivery } from '@ccp/schemas';
+import type { TCourseLearner, TLearnerCourseDelivery } from '@ccp/schemas';
 
 import { startFakeSlack } from '../fakes/slack.ts';
 import { startFakeWhatsApp } from '../fakes/whatsapp.ts';
@@ -113,6 +113,17 @@ describe('the reminder policy and the auto-pause', async () => {
     const stats = await sql<{ enrolled: unknown }>`SELECT enrolled
       FROM analytics_enrollment_stats WHERE learner_uuid = ${silent!.uuid}`.execute(app.db);
     expect(stats.rows.map((row) => Number(row.enrolled))).toEqual([1]);
+
+    // Insights lists who is paused, and why.
+    const insights = await call(app, {
+      method: 'GET',
+      url: `/api/v2/analytics/classrooms/${world.classroom}/courses/${course}/learners?status=paused`,
+      headers: await authHeaders(app, world),
+    });
+    const paused = insights.json.data as TCourseLearner[];
+    expect(paused.map((learner) => [learner.uuid, learner.pause_reason])).toEqual([
+      [silent!.uuid, 'unanswered'],
+    ]);
 
     // Held: the answering learner's day 6 goes, the paused learner's does not.
     expect(await tickAt(app, day(6))).toMatchObject({ sent: 1 });
