@@ -92,7 +92,7 @@ const PauseNote = ({
       </Tag>{' '}
       {t(`enum.pauseReason.${reason}.why`, {
         date: enrollment.paused_at ? formatDate(enrollment.paused_at) : '',
-      })}
+      })}{' '}
       {enrollment.resumable && (
         <Button
           size="small"
