@@ -258,7 +258,8 @@ export const ZLearnerInsightsResponseSchema = dataEnvelope(ZLearnerInsightsSchem
 // --- A course's learners by status (the insights table) ------------------------------------
 
 /** Who the insights table lists: a status of docs/metrics.md, or `interacted` (read a lesson). */
-export const COURSE_LEARNER_FILTERS = ['interacted', ...ENGAGEMENT_STATUSES] as const;
+/** `paused`: learners paused or stopped (issue 28), whatever their engagement status. */
+export const COURSE_LEARNER_FILTERS = ['interacted', ...ENGAGEMENT_STATUSES, 'paused'] as const;
 export type TCourseLearnerFilter = (typeof COURSE_LEARNER_FILTERS)[number];
 
 export const ZAnalyticsCourseParamsSchema = z.object({ id: ZUuidSchema, courseId: ZUuidSchema });
@@ -282,6 +283,8 @@ export const ZCourseLearnerSchema = z.object({
   /** Minutes. */
   learning_time: count(),
   last_activity_at: z.string().nullable(),
+  /** Why the learner gets no lessons (PAUSE_REASONS: unanswered, trainer, stop); null: they do. */
+  pause_reason: z.string().nullable(),
 });
 export type TCourseLearner = z.infer<typeof ZCourseLearnerSchema>;
 export const ZCourseLearnersResponseSchema = paginatedEnvelope(ZCourseLearnerSchema);

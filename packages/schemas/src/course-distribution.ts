@@ -4,7 +4,12 @@ import {
   CHANNEL_KEYS,
   DELIVERY_TIME_ZONE,
   DELIVERY_WINDOW_MONTHS,
+  AUTO_PAUSE_AFTER_MAX,
   DISTRIBUTION_DEFAULTS,
+  LEGACY_REMINDER_POLICY,
+  REMINDER_COUNT_MAX,
+  REMINDER_INTERVAL_HOURS_MAX,
+  REMINDER_POLICY_DEFAULTS,
   REPEAT_PERIODS,
   TARGET_RETENTION_RANGE,
 } from './constants.ts';
@@ -38,6 +43,15 @@ export const isLocalDateTime = (value: string): boolean => {
 };
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+/** A whole number from `min` to `max`, with one message for every way it can be wrong. */
+const wholeNumber = (min: number, max: number, message: string, fallback: number) =>
+  z
+    .number({ error: message })
+    .int({ message })
+    .min(min, { message })
+    .max(max, { message })
+    .default(fallback);
 
 export const ZDistributionSchema = z.object({
   repeat_period: z
@@ -90,6 +104,27 @@ export const ZDistributionSchema = z.object({
     .min(TARGET_RETENTION_RANGE.min, { error: MESSAGES.targetRetentionInvalid })
     .max(TARGET_RETENTION_RANGE.max, { error: MESSAGES.targetRetentionInvalid })
     .default(DISTRIBUTION_DEFAULTS.target_retention),
+  /** Reminders of a lesson still unread (issue 28): 0 to 5. */
+  reminder_count: wholeNumber(
+    0,
+    REMINDER_COUNT_MAX,
+    MESSAGES.reminderCountRange,
+    REMINDER_POLICY_DEFAULTS.reminder_count,
+  ),
+  /** Hours from the delivery to the first reminder, and between reminders. */
+  reminder_interval_hours: wholeNumber(
+    1,
+    REMINDER_INTERVAL_HOURS_MAX,
+    MESSAGES.reminderIntervalRange,
+    REMINDER_POLICY_DEFAULTS.reminder_interval_hours,
+  ),
+  /** The learner is paused after this many consecutive unanswered lessons; 0: never. */
+  auto_pause_after: wholeNumber(
+    0,
+    AUTO_PAUSE_AFTER_MAX,
+    MESSAGES.autoPauseAfterRange,
+    REMINDER_POLICY_DEFAULTS.auto_pause_after,
+  ),
   /** YYYY-MM-DDTHH:mm in CET, or null for no closing time. */
   enrollment_close_time: z
     .string({ error: MESSAGES.enrollmentCloseTimeInvalid })
@@ -98,6 +133,21 @@ export const ZDistributionSchema = z.object({
     .default(null),
 });
 export type TDistribution = z.infer<typeof ZDistributionSchema>;
+
+export type TReminderPolicy = Pick<
+  TDistribution,
+  'reminder_count' | 'reminder_interval_hours' | 'auto_pause_after'
+>;
+
+/** A stored distribution's reminder policy; one saved before the policy keeps the old behaviour. */
+export const reminderPolicyOf = (
+  distribution: Partial<TReminderPolicy> | null | undefined,
+): TReminderPolicy => ({
+  reminder_count: distribution?.reminder_count ?? LEGACY_REMINDER_POLICY.reminder_count,
+  reminder_interval_hours:
+    distribution?.reminder_interval_hours ?? LEGACY_REMINDER_POLICY.reminder_interval_hours,
+  auto_pause_after: distribution?.auto_pause_after ?? LEGACY_REMINDER_POLICY.auto_pause_after,
+});
 export type TDistributionInput = z.input<typeof ZDistributionSchema>;
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');

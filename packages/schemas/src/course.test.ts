@@ -424,6 +424,10 @@ describe('ZDistributionSchema', () => {
       learner_time_zone: false,
       repeat_questions: false,
       target_retention: 90,
+      // Issue 28's reminder policy: one reminder after 24 hours, a pause after 3 unanswered.
+      reminder_count: 1,
+      reminder_interval_hours: 24,
+      auto_pause_after: 3,
       enrollment_close_time: null,
     });
   });

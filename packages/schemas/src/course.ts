@@ -30,9 +30,15 @@ export {
   ZDistributionSchema,
   deliveryCalendarDate,
   deliveryDateWindow,
+  reminderPolicyOf,
   validateDeliveryDate,
 } from './course-distribution.ts';
-export type { TDistribution, TDistributionInput, TExclusionDay } from './course-distribution.ts';
+export type {
+  TDistribution,
+  TDistributionInput,
+  TExclusionDay,
+  TReminderPolicy,
+} from './course-distribution.ts';
 export {
   DEFAULT_ANSWER_RESPONSE,
   LESSON_MEDIA_TYPES,
@@ -165,6 +171,9 @@ const ZDistributionShape = z.object({
   learner_time_zone: z.boolean(),
   repeat_questions: z.boolean(),
   target_retention: z.number().int(),
+  reminder_count: z.number().int(),
+  reminder_interval_hours: z.number().int(),
+  auto_pause_after: z.number().int(),
   enrollment_close_time: z.string().nullable(),
 });
 

@@ -10,7 +10,11 @@ import { MESSAGES } from './messages.ts';
 // Calendar arithmetic the scheduler shares with the delivery window rule.
 export { addCalendarDays, addCalendarMonths } from './course-distribution.ts';
 
-/** invited: waiting for the GDPR opt-in; dropped: never opted in before enrolment closed, or left the lists. */
+/**
+ * invited: waiting for the GDPR opt-in; dropped: never opted in before enrolment closed, left the
+ * lists, or wrote STOP (issue 28). A paused learner stays enrolled (`paused_at`, `pause_reason`):
+ * still one of the course's enrolled learners in every figure, with their lessons held.
+ */
 export const ENROLLMENT_STATUSES = [
   'invited',
   'enrolled',
@@ -19,6 +23,13 @@ export const ENROLLMENT_STATUSES = [
   'dropped',
 ] as const;
 export type TEnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+/**
+ * Why a learner gets no more lessons (issue 28): paused after the course's number of unanswered
+ * lessons, by a trainer, or ended because they wrote STOP (status dropped).
+ */
+export const PAUSE_REASONS = ['unanswered', 'trainer', 'stop'] as const;
+export type TPauseReason = (typeof PAUSE_REASONS)[number];
 
 /** `sending` only while the scheduler holds the row between claiming it and the channel's answer. */
 export const DELIVERY_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'canceled'] as const;
@@ -241,6 +252,16 @@ export const ZLearnerCourseDeliverySchema = z.object({
     uuid: ZUuidSchema,
     status: z.enum(ENROLLMENT_STATUSES),
     channel: ZChannelKeySchema,
+    /**
+     * Why the learner gets no more lessons (one of PAUSE_REASONS: paused, or dropped after STOP);
+     * null otherwise. A string in the schema: the OpenAPI of a nullable enum leaves out the null.
+     */
+    pause_reason: z.string().nullable(),
+    paused_at: z.string().nullable(),
+    /** Whether the caller may resume the learner (paused, and an administrator or the creator). */
+    resumable: z.boolean(),
+    /** Whether the caller may pause the learner (enrolled, not paused; admin or creator). */
+    pausable: z.boolean(),
   }),
   invitation: z
     .object({
@@ -255,6 +276,18 @@ export const ZLearnerCourseDeliverySchema = z.object({
 });
 export type TLearnerCourseDelivery = z.infer<typeof ZLearnerCourseDeliverySchema>;
 export const ZLearnerDeliveriesResponseSchema = dataEnvelope(z.array(ZLearnerCourseDeliverySchema));
+
+export const ZEnrolmentParamsSchema = z.object({ uuid: ZUuidSchema, enrollmentUuid: ZUuidSchema });
+/** A paused learner resumed by a trainer: the enrolment again, with its next lesson. */
+export const ZResumeResponseSchema = dataEnvelope(
+  z.object({
+    uuid: ZUuidSchema,
+    status: z.enum(ENROLLMENT_STATUSES),
+    /** Why the learner is paused (PAUSE_REASONS); null once resumed. */
+    pause_reason: z.string().nullable(),
+    next_lesson_at: z.string().nullable(),
+  }),
+);
 
 /** A course's lessons and invitations that did not go (the course report). */
 export const ZCourseDeliveryFailureSchema = z.object({

@@ -36,6 +36,10 @@ export const MESSAGES = {
   exclusionDayInvalid: 'Only saturdays and sundays can be skipped.',
   enrollmentCloseTimeInvalid:
     'The enrollment close time must be a valid date and time in the YYYY-MM-DDTHH:mm format.',
+  reminderCountRange: 'The number of reminders must be a whole number between 0 and 5.',
+  reminderIntervalRange: 'The hours between reminders must be a whole number between 1 and 168.',
+  autoPauseAfterRange:
+    'The unanswered lessons before a pause must be a whole number between 0 (never) and 10.',
   booleanInvalid: 'The field must be true or false.',
   targetRetentionInvalid: 'The target retention must be a whole percentage from 70 to 97.',
   timeZoneInvalid: 'The time zone must be a known time zone, such as Europe/Rome.',
@@ -136,7 +140,7 @@ export const MESSAGES = {
   analyticsDateOrder: 'The end date must be a date after or equal to the start date.',
   analyticsPeriodMax: 'The period may not be longer than 366 days.',
   learnerStatusInvalid:
-    'The status must be interacted, completed, unreachable, active, dormant or not_started.',
+    'The status must be interacted, completed, unreachable, active, dormant, not_started or paused.',
   exportNotFound: 'The export was not found.',
   exportNoPrivileges: 'You have no privileges to download this export.',
   exportNotReady: 'The export is not ready yet.',
@@ -188,6 +192,9 @@ export const MESSAGES = {
   webhookSignatureInvalid:
     'The request is not signed by the provider, or its signature is too old.',
   webhookWrongLearner: 'Only the learner the lesson was sent to can answer it.',
+  // Pause and resume (issue 28).
+  enrolmentNotPaused: 'The learner is not paused in this course.',
+  enrolmentNotEnrolled: 'Only a learner who is receiving the course’s lessons can be paused.',
   // Resending what did not go (issue 25).
   resendNothing: 'Name the lessons or invitations to resend, or ask for all that failed.',
   resendNotAllowed: 'Only an administrator or the course\u2019s creator can resend its lessons.',

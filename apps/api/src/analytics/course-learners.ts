@@ -9,7 +9,7 @@ import { engagementStatus, toCount } from './scope.ts';
 /**
  * GET …/courses/{courseId}/learners: the course's enrolled learners with the status its figures
  * count them in (docs/metrics.md "Learner status"), narrowed to one status or to those who read a
- * lesson (`interacted`), by name. One pass over the enrolment aggregates.
+ * lesson (`interacted`) or to those paused or stopped (`paused`, issue 28), by name. One pass over the enrolment aggregates.
  */
 export const courseLearners = async (
   db: Db,
@@ -24,9 +24,12 @@ export const courseLearners = async (
       ? sql``
       : filter === 'interacted'
         ? sql`AND s.interacted = 1`
-        : sql`AND ${status} = ${filter}`;
+        : filter === 'paused'
+          ? sql`AND e.pause_reason IS NOT NULL`
+          : sql`AND ${status} = ${filter}`;
   const from = sql`FROM analytics_enrollment_stats s
     JOIN learners l ON l.uuid = s.learner_uuid
+    JOIN enrollments e ON e.uuid = s.enrollment_uuid
     LEFT JOIN (SELECT ls.course_uuid, count(DISTINCT ls.day) AS days FROM lessons ls
       WHERE ls.course_uuid = ${courseUuid} GROUP BY ls.course_uuid) n ON n.course_uuid = s.course_uuid
     WHERE s.course_uuid = ${courseUuid} AND s.enrolled = 1 ${narrowed}`;
@@ -43,8 +46,9 @@ export const courseLearners = async (
     days: unknown;
     learning_minutes: unknown;
     last_activity_at: string | null;
+    pause_reason: string | null;
   }>`SELECT l.uuid, l.first_name, l.last_name, l.email, ${status} AS status, s.lessons_read,
-      coalesce(n.days, 0) AS days, s.learning_minutes, s.last_activity_at
+      coalesce(n.days, 0) AS days, s.learning_minutes, s.last_activity_at, e.pause_reason
     ${from}
     ORDER BY l.last_name, l.first_name, l.uuid
     LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`.execute(db);
@@ -60,6 +64,7 @@ export const courseLearners = async (
       lessons_total: toCount(row.days),
       learning_time: toCount(row.learning_minutes),
       last_activity_at: row.last_activity_at,
+      pause_reason: row.pause_reason,
     })),
   };
 };

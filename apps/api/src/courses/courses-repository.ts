@@ -8,6 +8,7 @@ import type {
   TLessonMedia,
 } from '@ccp/schemas';
 import { DISTRIBUTION_DEFAULTS } from '@ccp/schemas';
+import { reminderPolicyOf } from '@ccp/schemas';
 import type { Transaction } from 'kysely';
 
 import type { Db } from '../db/index.ts';
@@ -30,13 +31,15 @@ const parseJson = <T>(text: string | null): T | null =>
 
 export const parseDistribution = (text: string | null): TDistribution | null => {
   const distribution = parseJson<TDistribution>(text);
-  // Saved before issue 28: delivered in CET, as every course was, and nothing repeated.
+  // Saved before issue 28: delivered in CET, as every course was, nothing repeated, and with
+  // its one reminder.
   return distribution
     ? {
         ...distribution,
         learner_time_zone: distribution.learner_time_zone ?? false,
         repeat_questions: distribution.repeat_questions ?? DISTRIBUTION_DEFAULTS.repeat_questions,
         target_retention: distribution.target_retention ?? DISTRIBUTION_DEFAULTS.target_retention,
+        ...reminderPolicyOf(distribution),
       }
     : null;
 };

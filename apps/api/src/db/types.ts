@@ -368,6 +368,12 @@ export type EnrollmentsTable = {
   /** When a failed invitation is tried again; null after a permanent failure (waits for a Resend). */
   invitation_retry_at?: Timestamp | null;
   invitation_attempts?: number;
+  /** Since when the learner gets no lessons (0036): paused (still enrolled), or dropped by STOP. */
+  paused_at?: Timestamp | null;
+  /** unanswered | trainer | stop (PAUSE_REASONS). */
+  pause_reason?: string | null;
+  /** The last resume: unanswered lessons sent before it do not count towards a pause. */
+  resumed_at?: Timestamp | null;
 };
 /** A lesson's question that comes back until it sticks (issue 28, 0037). */
 export type QuestionRepeatsTable = {
@@ -415,6 +421,10 @@ export type LessonDeliveriesTable = {
   /** Set when no answer arrived within 72 hours of delivery. */
   missed_at: Timestamp | null;
   reminders_sent: number;
+  /** When its last reminder went (0036): the next waits the course's hours after it. */
+  last_reminder_at?: Timestamp | null;
+  /** A confirmation to send the learner (0036): paused | resumed | stopped; null once claimed. */
+  notice?: string | null;
   /** The provider's id of the message that carried the lesson (0025). */
   provider_message_id?: string | null;
   /** Why the lesson did not go (0025): a delivery failure code and the provider's own words. */

@@ -116,13 +116,20 @@ const claimInvitationQuery = preparedQuery<[at: string, uuid: string]>(2, (db, a
     .where('status', '=', 'invited')
     .where('invitation_sent_at', 'is', null),
 );
-const claimReminderQuery = preparedQuery<[at: string, uuid: string]>(2, (db, at, uuid) =>
-  db
-    .updateTable('lesson_deliveries')
-    .set((eb) => ({ reminders_sent: eb('reminders_sent', '+', 1), updated_at: at }))
-    .where('uuid', '=', uuid)
-    .where('reminders_sent', '=', 0)
-    .where('read_at', 'is', null),
+// `sent`: the reminders the row had when selected, so each reminder is claimed once.
+const claimReminderQuery = preparedQuery<[at: string, uuid: string, sent: number]>(
+  3,
+  (db, at, uuid, sent) =>
+    db
+      .updateTable('lesson_deliveries')
+      .set((eb) => ({
+        reminders_sent: eb('reminders_sent', '+', 1),
+        last_reminder_at: at,
+        updated_at: at,
+      }))
+      .where('uuid', '=', uuid)
+      .where('reminders_sent', '=', sql<number>`${sent}`)
+      .where('read_at', 'is', null),
 );
 const claimMissedQuery = preparedQuery<[missedAt: string, uuid: string]>(2, (db, missedAt, uuid) =>
   db
@@ -137,6 +144,8 @@ const claimMissedQuery = preparedQuery<[missedAt: string, uuid: string]>(2, (db,
 const LIVE_COURSE_STATUSES = ['scheduled', 'active'];
 // A delivered course still reminds its last lessons; paused, canceled and archived ones do not.
 const REMINDING_COURSE_STATUSES = ['scheduled', 'active', 'delivered'];
+// Learners still in the course (completed: every lesson sent, the last ones maybe unread).
+const REMINDED_ENROLMENTS = ['enrolled', 'completed'];
 
 /**
  * What a due lesson and a reminder select of their delivery, course and learner, and where the
@@ -186,6 +195,15 @@ export type LessonSendRow = RecipientRow & {
 };
 
 export type DueLessonRow = LessonSendRow & { learner_deleted_at: string | null };
+
+/** An unread lesson with the reminders it had. */
+export type ReminderRow = LessonSendRow & { reminders_sent: number };
+
+/**
+ * Which reminders are due (issue 28): of these courses (one reminder policy), lessons unread with
+ * fewer than `count` reminders, delivered and last reminded before `cutoff` (now − the hours).
+ */
+export type DueReminders = { courses: string[]; count: number; cutoff: string };
 
 export type InvitationRow = RecipientRow & {
   locale: string;
@@ -254,6 +272,8 @@ export const deliveriesRepository = {
         eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', nowIso)]),
       )
       .where('e.status', '=', 'enrolled')
+      // A paused learner's lessons are held until they are resumed (issue 28).
+      .where('e.paused_at', 'is', null)
       .where('c.status', 'in', LIVE_COURSE_STATUSES)
       .where('c.deleted_at', 'is', null)
       .orderBy('d.scheduled_for')
@@ -385,23 +405,60 @@ export const deliveriesRepository = {
    * Lessons sent before `cutoff` (and delivered before it, when the channel said so), still
    * unread and unanswered and never reminded, of courses that still remind.
    */
-  unreadLessons: (db: Db, cutoff: string, limit: number): Promise<LessonSendRow[]> =>
+  unreadLessons: (db: Db, due: DueReminders, limit: number): Promise<ReminderRow[]> =>
     lessonSends(db)
-      .select(MESSAGE_COLUMNS)
-      .where(sql<boolean>`d.status = 'sent' and d.read_at is null and d.reminders_sent = 0`)
-      .where('d.sent_at', '<=', cutoff)
-      .where((eb) => eb(eb.fn.coalesce('d.delivered_at', 'd.sent_at'), '<=', cutoff))
+      .select([...MESSAGE_COLUMNS, 'd.reminders_sent'])
+      .where(sql<boolean>`d.status = 'sent' and d.read_at is null`)
+      .where('d.reminders_sent', '<', due.count)
+      .where('d.course_uuid', 'in', due.courses)
+      .where('d.sent_at', '<=', due.cutoff)
+      .where((eb) => eb(eb.fn.coalesce('d.delivered_at', 'd.sent_at'), '<=', due.cutoff))
+      .where((eb) =>
+        eb.or([eb('d.last_reminder_at', 'is', null), eb('d.last_reminder_at', '<=', due.cutoff)]),
+      )
       .where('d.answered_at', 'is', null)
       .where('c.status', 'in', REMINDING_COURSE_STATUSES)
       .where('c.deleted_at', 'is', null)
       .where('l.deleted_at', 'is', null)
+      // A paused learner, or one who wrote STOP, is not reminded (issue 28).
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('enrollments as e')
+            .select('e.uuid')
+            .whereRef('e.uuid', '=', 'd.enrollment_uuid')
+            .where('e.status', 'in', REMINDED_ENROLMENTS)
+            .where('e.paused_at', 'is', null),
+        ),
+      )
       .orderBy('d.sent_at')
       .limit(limit)
       .execute(),
 
-  /** Claims a lesson's one reminder: a second tick, or a read in between, skips it. */
-  claimReminder: (db: Db, uuid: string, at: string): CompiledQuery =>
-    claimReminderQuery.bind(db, at, uuid),
+  /**
+   * Courses that may have a lesson to remind, with their distribution (whose reminder policy
+   * says how many and how far apart): live or just delivered, with an unread lesson sent.
+   */
+  remindingCourses: (db: Db): Promise<{ uuid: string; distribution: string | null }[]> =>
+    db
+      .selectFrom('courses as c')
+      .select(['c.uuid', 'c.distribution'])
+      .where('c.status', 'in', REMINDING_COURSE_STATUSES)
+      .where('c.deleted_at', 'is', null)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('lesson_deliveries as d')
+            .select('d.uuid')
+            .whereRef('d.course_uuid', '=', 'c.uuid')
+            .where(sql<boolean>`d.status = 'sent' and d.read_at is null`),
+        ),
+      )
+      .execute(),
+
+  /** Claims a lesson's next reminder: a second tick, or a read in between, skips it. */
+  claimReminder: (db: Db, row: ReminderRow, at: string): CompiledQuery =>
+    claimReminderQuery.bind(db, at, row.uuid, Number(row.reminders_sent)),
 
   /**
    * Questions sent before `cutoff` (and delivered before it, when the channel said so) with

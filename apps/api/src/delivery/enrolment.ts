@@ -175,6 +175,36 @@ type DeliveryRow = {
 };
 
 /**
+ * Plans one enrolment's unsent lessons from the next slot after `now`, in the learner's language:
+ * a learner who opted in, or one resumed after a pause (issue 28).
+ */
+export const planEnrolment = async (
+  trx: Executor,
+  plan: CoursePlan,
+  enrolment: { uuid: string; learner_uuid: string; channel: string },
+  now: Date,
+): Promise<void> => {
+  const learner = await trx
+    .selectFrom('learners')
+    .select('locale')
+    .where('uuid', '=', enrolment.learner_uuid)
+    .executeTakeFirstOrThrow();
+  await planDeliveries(
+    trx,
+    plan,
+    [
+      {
+        uuid: enrolment.uuid,
+        learnerUuid: enrolment.learner_uuid,
+        channel: enrolment.channel,
+        language: lessonLanguage(learner.locale, plan),
+      },
+    ],
+    now,
+  );
+};
+
+/**
  * Plans the lessons of the given enrolments: each lesson day not sent yet, in day order, takes
  * the next slot of the Distribution after `now`; rows are created, re-timed, re-channelled or
  * revived (canceled, unsent) as needed, and scheduled rows of days the course no longer has are

@@ -7,9 +7,8 @@ import { newUuid } from '../lib/ids.ts';
 import {
   cancelEnrolmentDeliveries,
   enrolmentCloseAt,
-  lessonLanguage,
   loadCoursePlan,
-  planDeliveries,
+  planEnrolment,
 } from './enrolment.ts';
 import type { DeliveryDeps, Executor } from './enrolment.ts';
 
@@ -226,24 +225,7 @@ const applyEnrolmentEvent = async (
     .where('status', 'in', ['invited', 'declined'])
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return 'duplicate';
-  const learner = await trx
-    .selectFrom('learners')
-    .select('locale')
-    .where('uuid', '=', enrolment.learner_uuid)
-    .executeTakeFirstOrThrow();
-  await planDeliveries(
-    trx,
-    plan,
-    [
-      {
-        uuid: enrolment.uuid,
-        learnerUuid: enrolment.learner_uuid,
-        channel: enrolment.channel,
-        language: lessonLanguage(learner.locale, plan),
-      },
-    ],
-    now,
-  );
+  await planEnrolment(trx, plan, enrolment, now);
   await logEvent(trx, { ...base, type: 'opted_in' });
   return 'recorded';
 };

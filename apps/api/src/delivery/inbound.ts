@@ -7,6 +7,9 @@ import type { DeliveryDeps } from './enrolment.ts';
 import { applyChannelEvents } from './events.ts';
 import { feedbackRepository } from './feedback-repository.ts';
 import { learnerOfProviderUser, touchInbound } from './identities.ts';
+import { enrolmentKeyword } from './keywords.ts';
+import type { EnrolmentKeyword } from './keywords.ts';
+import { pauseRepository } from './pause.ts';
 import { OPEN_ANSWER_MAX } from './render-common.ts';
 import { answerRepeat } from './repeats.ts';
 import type { DeliveryWake } from './wake.ts';
@@ -277,8 +280,38 @@ export const applyInbound = async (deps: InboundDeps, inbound: Inbound): Promise
 };
 
 /**
- * A message a provider user typed: when it answers their waiting question (replyAction) it is
- * applied like a tap; otherwise it only counts as the learner writing (WhatsApp's window).
+ * A learner's STOP ends their enrolments on the channel; RESUME (RIPRENDI, WEITER) resumes their
+ * paused ones there. The learner is told at once (the wake sends the notice). `ignored` when there
+ * was nothing to stop or resume.
+ */
+const applyKeyword = async (
+  deps: InboundDeps,
+  inbound: Omit<Inbound, 'action'>,
+  learnerUuid: string,
+  keyword: EnrolmentKeyword,
+): Promise<InboundResult> => {
+  const nowIso = deps.clock.now().toISOString();
+  if (!(await claimInbound(deps, inbound, nowIso))) return 'duplicate';
+  await touchInbound(deps, learnerUuid, inbound.channel, nowIso);
+  const learner = { companyUuid: inbound.companyUuid, learnerUuid, channel: inbound.channel };
+  const changed =
+    keyword === 'stop'
+      ? await pauseRepository.stop(deps, learner)
+      : (
+          await pauseRepository.resume(
+            deps,
+            await pauseRepository.pausedOnChannel(deps.db, learner),
+          )
+        ).length;
+  if (changed === 0) return 'ignored';
+  deps.deliveryWake?.notify();
+  return 'recorded';
+};
+
+/**
+ * A message a provider user typed: STOP or RESUME changes their enrolments (applyKeyword); when
+ * it answers their waiting question (replyAction) it is applied like a tap; otherwise it only
+ * counts as the learner writing (WhatsApp's window).
  */
 export const applyReply = async (
   deps: InboundDeps,
@@ -301,6 +334,9 @@ export const applyReply = async (
     inbound.providerUserId,
   );
   if (!learner) return 'ignored';
+  // Before any answer: STOP must always work (WhatsApp's opt-out policy), even as an open answer.
+  const keyword = enrolmentKeyword(text);
+  if (keyword) return applyKeyword(deps, inbound, learner, keyword);
   const action = await replyAction(deps, {
     companyUuid: inbound.companyUuid,
     channel: inbound.channel,

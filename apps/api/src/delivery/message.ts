@@ -23,7 +23,14 @@ export type Completion = { answered: number; right: number };
  */
 export type Feedback =
   | { kind: 'answer'; correct: boolean | null; text: string; completion: Completion | null }
-  | { kind: 'already_answered' };
+  | { kind: 'already_answered' }
+  | { kind: 'notice'; notice: Notice };
+
+/**
+ * A one-line confirmation of the learner's enrolment changing (issue 28): paused after unanswered
+ * lessons (with how to resume), resumed, or stopped.
+ */
+export type Notice = 'paused' | 'resumed' | 'stopped';
 
 export type LessonContent = {
   day: number;

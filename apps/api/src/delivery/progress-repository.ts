@@ -159,6 +159,7 @@ export const progressRepository = {
               .select('d.uuid')
               .whereRef('d.course_uuid', '=', 'courses.uuid')
               .where('d.status', 'in', ['scheduled', 'sending'])
+              // A paused learner (still enrolled) keeps the course going with their held lessons.
               .where('e.status', '=', 'enrolled'),
           ),
         ),

@@ -1,7 +1,7 @@
 import type { TLocale } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
-import type { ChannelMessage, LessonContent, RenderedPayload } from './message.ts';
+import type { ChannelMessage, LessonContent, Notice, RenderedPayload } from './message.ts';
 
 // What every channel's renderer shares: the learner's words in each language,
 // lesson HTML as each channel's rich text, and what answer buttons carry back.
@@ -44,6 +44,7 @@ export type LearnerTexts = {
   thankYou: string;
   alreadyAnswered: string;
   completion: (course: string, right: number, answered: number) => string;
+  notice: Record<Notice, (course: string) => string>;
 };
 
 /** The words around a lesson in the learner's language (`server.channel.*` in locales/server). */
@@ -67,6 +68,11 @@ const textsFor = (lang: TLocale): LearnerTexts => ({
   alreadyAnswered: t(lang, 'server.channel.alreadyAnswered'),
   completion: (course, right, answered) =>
     t(lang, 'server.channel.completion', { course, right, answered }),
+  notice: {
+    paused: (course) => t(lang, 'server.channel.noticePaused', { course }),
+    resumed: (course) => t(lang, 'server.channel.noticeResumed', { course }),
+    stopped: (course) => t(lang, 'server.channel.noticeStopped', { course }),
+  },
 });
 
 const TEXTS: Record<TLocale, LearnerTexts> = {
@@ -272,6 +278,7 @@ export const feedbackLines = (message: ChannelMessage): string[] => {
   const feedback = message.feedback;
   if (!feedback) return [];
   if (feedback.kind === 'already_answered') return [texts.alreadyAnswered];
+  if (feedback.kind === 'notice') return [texts.notice[feedback.notice](message.courseName)];
   const verdict =
     feedback.correct === null ? [] : [feedback.correct ? texts.feedbackRight : texts.feedbackWrong];
   const { completion } = feedback;

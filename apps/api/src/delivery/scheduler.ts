@@ -1,4 +1,4 @@
-import { MISSED_ANSWER_HOURS, REMINDER_AFTER_HOURS } from '@ccp/schemas';
+import { MISSED_ANSWER_HOURS } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { CompiledQuery } from 'kysely';
@@ -9,8 +9,8 @@ import { deliveriesRepository, endOfOutcome, failure } from './deliveries-reposi
 import type {
   DueLessonRow,
   InvitationRow,
-  LessonSendRow,
   OpenQuestionRow,
+  ReminderRow,
   SendEnd,
 } from './deliveries-repository.ts';
 import {
@@ -32,12 +32,16 @@ import {
   lessonMessage,
 } from './outgoing.ts';
 import type { Lookups } from './outgoing.ts';
+import { pauseRepository } from './pause.ts';
+import type { NoticeRow } from './pause.ts';
 import { progressRepository } from './progress-repository.ts';
 import { dueRepeats, missedRepeats, plannedRepeats, repeatFeedback } from './repeats.ts';
+import { dueReminders } from './reminder-policy.ts';
 
 // The in-process scheduler. Each tick: close enrolments whose time has come, send opt-in
-// invitations, send every due lesson, mark answers missed after 72 hours, remind unread lessons
-// after 24 hours, and move course and enrolment statuses along. The four kinds of work are one
+// invitations, send every due lesson, mark answers missed after 72 hours (pausing a learner after
+// the course's number of unanswered lessons), remind unread lessons as the course's policy says,
+// and move course and enrolment statuses along. The four kinds of work are one
 // loop (`drainClaimed`): select what is due, claim each row with a conditional UPDATE (so two
 // ticks, two processes, or a restart never send twice), send it, and write how it ended with the
 // next row's claim. The SQL lives in deliveries-repository.ts and progress-repository.ts.
@@ -66,9 +70,13 @@ export type TickResult = {
   /** Due lessons dropped at send time (learner archived, lesson day gone). */
   canceled: number;
   missed: number;
+  /** Learners paused after the course's number of unanswered lessons (issue 28). */
+  paused: number;
   reminders: number;
   /** Answers told their feedback (or that a later answer no longer counts). */
   feedback: number;
+  /** Learners told their enrolment was paused, resumed or stopped. */
+  notices: number;
   activated: number;
   completed: number;
   delivered: number;
@@ -83,8 +91,10 @@ const NOTHING_DONE: TickResult = {
   deferred: 0,
   canceled: 0,
   missed: 0,
+  paused: 0,
   reminders: 0,
   feedback: 0,
+  notices: 0,
   activated: 0,
   completed: 0,
   delivered: 0,
@@ -343,8 +353,15 @@ const dueLessons = (ctx: TickContext, counts: TickResult): Drain<DueLessonRow> =
 const deliveredRef = (row: { delivered_at: string | null; sent_at: string | null }) =>
   Date.parse(row.delivered_at ?? row.sent_at ?? '');
 
-/** No answer 72 hours after delivery: `missed_at` (that moment) and a 'missed' event. */
-const missedAnswers = (ctx: TickContext, counts: TickResult): Drain<OpenQuestionRow> => {
+/**
+ * No answer 72 hours after delivery: `missed_at` (that moment) and a 'missed' event; `marked`
+ * collects the lesson sends marked, for the auto-pause after them.
+ */
+const missedAnswers = (
+  ctx: TickContext,
+  counts: TickResult,
+  marked: string[],
+): Drain<OpenQuestionRow> => {
   const { app, now } = ctx;
   const cutoff = new Date(now.getTime() - MISSED_ANSWER_HOURS * HOUR_MS).toISOString();
   const missedAt = (row: OpenQuestionRow) =>
@@ -355,6 +372,7 @@ const missedAnswers = (ctx: TickContext, counts: TickResult): Drain<OpenQuestion
     claim: (row) => deliveriesRepository.claimMissed(app.db, row.uuid, missedAt(row)),
     send: async (row) => {
       counts.missed += 1;
+      marked.push(row.uuid);
       return [
         deliveriesRepository.event(app.db, {
           companyUuid: row.company_uuid,
@@ -370,13 +388,15 @@ const missedAnswers = (ctx: TickContext, counts: TickResult): Drain<OpenQuestion
   };
 };
 
-/** One reminder for a lesson still unread 24 hours after delivery, unless the course stopped. */
-const reminders = (ctx: TickContext, counts: TickResult): Drain<LessonSendRow> => {
+/**
+ * Reminders of a lesson still unread, as many and as far apart as its course's policy says (one
+ * after 24 hours by default), unless the course stopped or the learner is paused.
+ */
+const reminders = (ctx: TickContext, counts: TickResult): Drain<ReminderRow> => {
   const { app, now, nowIso } = ctx;
-  const cutoff = new Date(now.getTime() - REMINDER_AFTER_HOURS * HOUR_MS).toISOString();
   return {
-    select: (limit) => deliveriesRepository.unreadLessons(app.db, cutoff, limit),
-    claim: (row) => deliveriesRepository.claimReminder(app.db, row.uuid, nowIso),
+    select: dueReminders(app.db, now),
+    claim: (row) => deliveriesRepository.claimReminder(app.db, row, nowIso),
     send: async (row, adapter) => {
       const [plan, lesson] = await ctx.lookups.lessonOf(row);
       const address = addressOf(row.channel, row);
@@ -441,6 +461,34 @@ const feedback = (ctx: TickContext, counts: TickResult): Drain<FeedbackRow> => {
 };
 
 /**
+ * The learner's one-line confirmation that their enrolment was paused, resumed or stopped
+ * (issue 28), as one more message of their latest lesson send. Attempted once.
+ */
+const notices = (ctx: TickContext, counts: TickResult): Drain<NoticeRow> => {
+  const { app } = ctx;
+  return {
+    select: (limit) => pauseRepository.queuedNotices(app.db, limit),
+    claim: (row) => pauseRepository.claimNotice(app.db, row),
+    send: async (row, adapter) => {
+      const [plan, lesson] = await ctx.lookups.lessonOf(row);
+      const address = addressOf(row.channel, row);
+      if (!plan || !address) return [];
+      const message = lessonMessage('feedback', adapter, row, address, lesson, plan.days.length);
+      const outcome = await ctx.send(adapter, {
+        ...message,
+        feedback: { kind: 'notice', notice: row.notice },
+      });
+      if (!outcome.ok) {
+        app.log.warn({ delivery: row.uuid, error: outcome.error }, 'notice not sent');
+        return [];
+      }
+      counts.notices += 1;
+      return outcome.records;
+    },
+  };
+};
+
+/**
  * scheduled → active once a lesson went out; enrolments completed once nothing is left to send
  * them; active → delivered once no enrolled learner has a lesson left (and nobody can still
  * opt in), dropping whoever never opted in. A canceled course's lessons are canceled.
@@ -499,15 +547,19 @@ export const runSchedulerTick = async (
   counts.dropped = await closeEnrolments(ctx);
   // Feedback first: a learner who just answered is waiting for it, a lesson due is not.
   await drainClaimed(ctx, feedback(ctx, counts));
+  await drainClaimed(ctx, notices(ctx, counts));
   await drainClaimed(ctx, invitations(ctx, counts));
   await drainClaimed(ctx, dueLessons(ctx, counts));
-  await drainClaimed(ctx, missedAnswers(ctx, counts));
+  const marked: string[] = [];
+  await drainClaimed(ctx, missedAnswers(ctx, counts, marked));
+  counts.paused = await pauseRepository.pauseUnanswered(app.db, marked, ctx.nowIso);
+  await drainClaimed(ctx, notices(ctx, counts));
   await drainClaimed(ctx, reminders(ctx, counts));
   await drainRepeats(ctx);
   return { ...counts, ...(await updateStatuses(ctx)) };
 };
 
-/** Sends the feedback waiting now, and nothing else (an answer just came in). */
+/** Sends the feedback and notices waiting now, and nothing else (an answer just came in). */
 export const runFeedback = async (
   app: SchedulerApp,
   options: SchedulerOptions = {},
@@ -516,7 +568,8 @@ export const runFeedback = async (
   const counts = { ...NOTHING_DONE };
   await drainClaimed(ctx, feedback(ctx, counts));
   await drainClaimed(ctx, repeatFeedback(ctx));
-  return counts.feedback;
+  await drainClaimed(ctx, notices(ctx, counts));
+  return counts.feedback + counts.notices;
 };
 
 /**

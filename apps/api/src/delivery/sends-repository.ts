@@ -1,4 +1,4 @@
-import type { TChannelKey, TDeliveryStatus, TEnrollmentStatus } from '@ccp/schemas';
+import type { TChannelKey, TDeliveryStatus, TEnrollmentStatus, TPauseReason } from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 
@@ -10,6 +10,8 @@ export type LearnerCourseRow = {
   enrollment_uuid: string;
   enrollment_status: TEnrollmentStatus;
   channel: TChannelKey;
+  pause_reason: TPauseReason | null;
+  paused_at: string | null;
   invitation_sent_at: string | null;
   invitation_failure_code: string | null;
   invitation_failure_detail: string | null;
@@ -72,6 +74,8 @@ export const sendsRepository = {
         'e.uuid as enrollment_uuid',
         'e.status as enrollment_status',
         'e.channel',
+        'e.pause_reason',
+        'e.paused_at',
         'e.invitation_sent_at',
         'e.invitation_failure_code',
         'e.invitation_failure_detail',
@@ -93,6 +97,8 @@ export const sendsRepository = {
       ...row,
       enrollment_status: row.enrollment_status as TEnrollmentStatus,
       channel: row.channel as TChannelKey,
+      pause_reason: (row.pause_reason ?? null) as TPauseReason | null,
+      paused_at: row.paused_at ?? null,
       invitation_sent_at: row.invitation_sent_at ?? null,
       invitation_failure_code: row.invitation_failure_code ?? null,
       invitation_failure_detail: row.invitation_failure_detail ?? null,

@@ -1,4 +1,5 @@
 import { DELIVERY_TIME_ZONE, DISTRIBUTION_DEFAULTS, deliveryCalendarDate } from '@ccp/schemas';
+import { DELIVERY_TIME_ZONE, deliveryCalendarDate, REMINDER_POLICY_DEFAULTS } from '@ccp/schemas';
 import type { TAssessment, TDistribution } from '@ccp/schemas';
 import type { Insertable, Transaction } from 'kysely';
 
@@ -177,6 +178,7 @@ const deliveryOf = (course: DemoCourse, t: Timeline) => {
     learner_time_zone: false,
     repeat_questions: DISTRIBUTION_DEFAULTS.repeat_questions,
     target_retention: DISTRIBUTION_DEFAULTS.target_retention,
+    ...REMINDER_POLICY_DEFAULTS,
     enrollment_close_time: course.status === 'scheduled' ? `${t.date(start - 1)}T18:00` : null,
   };
   // Scheduled at least five days before the start, and never later than two days ago.

@@ -79,7 +79,7 @@ describe('GET /api/v2/analytics/classrooms/{id}/courses/{courseId}/learners', as
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json.error).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(wrong.json.error.errors.status).toEqual([
-      'The status must be interacted, completed, unreachable, active, dormant or not_started.',
+      'The status must be interacted, completed, unreachable, active, dormant, not_started or paused.',
     ]);
     const elsewhere = `${base}/courses/${history.courses.epsilon.uuid}/learners`;
     expect((await get(elsewhere)).statusCode).toBe(404);

@@ -4,12 +4,12 @@ import { createOutboxAdapters } from '../../src/delivery/channels.ts';
 import type { ChannelAdapter, ChannelAdapters } from '../../src/delivery/channels.ts';
 import { runSchedulerTick, startScheduler } from '../../src/delivery/scheduler.ts';
 import { buildTestApp } from '../helper.ts';
-import type { TestApp } from '../helper.ts';
 import {
   acceptingProviders,
   courseRow,
   createWorld,
   deliveriesOf,
+  enrolledCourse,
   enrolmentsOf,
   eventsOf,
   learnersList,
@@ -20,7 +20,6 @@ import {
   tick,
   tickAt,
 } from '../fixtures/delivery.ts';
-import type { World } from '../fixtures/delivery.ts';
 
 // Clock starts 2026-11-22T09:00Z; lessons at 09:30 Rome = 08:30Z on 23 and 24 November.
 const START = '2026-11-22T09:00:00.000Z';
@@ -28,27 +27,6 @@ const DAY1 = '2026-11-23T08:30:00.000Z';
 const DAY2 = '2026-11-24T08:30:00.000Z';
 const HOUR = 60 * 60 * 1000;
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
-
-/** A course published with the opt-in off for `count` Slack learners. */
-const enrolledCourse = async (
-  app: TestApp,
-  world: World,
-  count = 2,
-  options: Parameters<typeof publishCourse>[2] = {},
-) => {
-  app.testClock.set(START);
-  const { list, learners } = await learnersList(
-    app,
-    world,
-    Array.from({ length: count }, () => ({})),
-  );
-  const course = await publishCourse(app, world, {
-    lists: [list.uuid],
-    ...options,
-    distribution: { disabled_enrolment_opt_in: true, ...options.distribution },
-  });
-  return { course, learners };
-};
 
 describe('scheduler: sending lessons once, and course statuses', async () => {
   const app = await buildTestApp();

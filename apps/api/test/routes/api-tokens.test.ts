@@ -381,6 +381,8 @@ describe('token scopes of every route', async () => {
         "POST /api/v1/learners/imports → learners:write",
         "POST /api/v1/learners/imports/{jobUuid}/cancel → learners:write",
         "POST /api/v1/learners/learners-lists/{listUuid} → learners:write",
+        "POST /api/v1/learners/{uuid}/enrollments/{enrollmentUuid}/pause → learners:write",
+        "POST /api/v1/learners/{uuid}/enrollments/{enrollmentUuid}/resume → learners:write",
         "POST /api/v1/learners/{uuid}/restore → learners:write",
         "POST /api/v1/team/invitations → never",
         "POST /api/v1/team/members/{uuid}/deactivate → never",

@@ -126,4 +126,16 @@ export const learnerActionRequests = {
       url: `/api/v1/learners/${segment(uuid)}/deliveries`,
       method: 'get',
     }) satisfies ActionRequest,
+  /** The learner gets no more lessons of the course until resumed (issue 28). */
+  pauseEnrolment: (uuid: string, enrollmentUuid: string) =>
+    ({
+      url: `/api/v1/learners/${segment(uuid)}/enrollments/${segment(enrollmentUuid)}/pause`,
+      method: 'post',
+    }) satisfies ActionRequest,
+  /** A paused learner gets the course's lessons again, from its next slot (issue 28). */
+  resumeEnrolment: (uuid: string, enrollmentUuid: string) =>
+    ({
+      url: `/api/v1/learners/${segment(uuid)}/enrollments/${segment(enrollmentUuid)}/resume`,
+      method: 'post',
+    }) satisfies ActionRequest,
 };

@@ -22,6 +22,7 @@ import * as deliveryPartsAndChatUsers from './0032_delivery_parts_and_chat_users
 import * as dueLessonsOrder from './0033_due_lessons_order.ts';
 import * as learnerHours from './0034_learner_hours.ts';
 import * as answerFeedback from './0035_answer_feedback.ts';
+import * as reminderPolicy from './0036_reminder_policy.ts';
 import * as questionRepeats from './0037_question_repeats.ts';
 import * as whatsappName from './0039_whatsapp_name.ts';
 
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0033_due_lessons_order': dueLessonsOrder,
   '0034_learner_hours': learnerHours,
   '0035_answer_feedback': answerFeedback,
+  '0036_reminder_policy': reminderPolicy,
   '0037_question_repeats': questionRepeats,
   '0039_whatsapp_name': whatsappName,
 };

@@ -45,6 +45,10 @@ const ZDistributionFileSchema = z.strictObject({
   // Files written before "Repeat questions until they stick": off, at the default retention.
   repeat_questions: z.boolean().default(DISTRIBUTION_DEFAULTS.repeat_questions),
   target_retention: z.number().default(DISTRIBUTION_DEFAULTS.target_retention),
+  // Issue 28's reminder policy; a file without it gets the API's defaults.
+  reminder_count: z.number().optional(),
+  reminder_interval_hours: z.number().optional(),
+  auto_pause_after: z.number().optional(),
   enrollment_close_time: z.string().nullable().default(null),
 });
 
@@ -129,6 +133,9 @@ export const courseToFile = (course: TCourse): TCourseFile => {
           learner_time_zone: distribution.learner_time_zone,
           repeat_questions: distribution.repeat_questions,
           target_retention: distribution.target_retention,
+          reminder_count: distribution.reminder_count,
+          reminder_interval_hours: distribution.reminder_interval_hours,
+          auto_pause_after: distribution.auto_pause_after,
           enrollment_close_time: distribution.enrollment_close_time,
         }
       : null,

@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import { LOCALES, MESSAGES } from '@ccp/schemas';
+import { MESSAGES } from '@ccp/schemas';
 
 import { writeRecords } from '../../../db/prepared.ts';
-import { t } from '../../../i18n/texts.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import {
@@ -15,6 +14,7 @@ import type { DeliveryDeps } from '../../enrolment.ts';
 import { applyChannelEvents } from '../../events.ts';
 import { failureReasonOf } from '../../failure-reasons.ts';
 import { learnerOfProviderUser, touchInbound } from '../../identities.ts';
+import { enrolmentKeyword, normalizeWord, wordsOf } from '../../keywords.ts';
 import { applyInbound, applyReply, claimInbound, parseAction } from '../../inbound.ts';
 import type { InboundAction, InboundResult } from '../../inbound.ts';
 import {
@@ -165,20 +165,12 @@ const parseStart = (payload: string): { deliveryUuid: string | null } | undefine
 
 // A typed answer to the invitation: the words of every language (a learner may answer in
 // another than the course's), in locales/server (`channel.joinWords`, `channel.declineWords`).
-const normalize = (text: string) =>
-  text
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/^[\s"'¡¿*_]+|[\s"'.!?…*_]+$/gu, '')
-    .replace(/\s+/g, ' ');
-const wordsOf = (key: 'server.channel.joinWords' | 'server.channel.declineWords') =>
-  new Set(LOCALES.flatMap((lang) => t(lang, key).split('|').map(normalize)));
 const JOIN_WORDS = wordsOf('server.channel.joinWords');
 const DECLINE_WORDS = wordsOf('server.channel.declineWords');
 
 /** A typed yes / no: the invitation's answer it is, or null. */
 export const optInAnswer = (text: string): 'opted_in' | 'declined' | null => {
-  const word = normalize(text);
+  const word = normalizeWord(text);
   if (JOIN_WORDS.has(word)) return 'opted_in';
   if (DECLINE_WORDS.has(word)) return 'declined';
   return null;
@@ -477,7 +469,9 @@ export const handleWhatsAppMessage = async (
   if (answered === null) {
     await touchInbound(deps, learner, 'whatsapp', deps.clock.now().toISOString());
   }
-  if (!pending) return answered ?? 'ignored';
+  // A learner who wrote STOP gets nothing more, not even the lesson their message would open.
+  const stopped = message.text !== null && enrolmentKeyword(message.text) === 'stop';
+  if (!pending || stopped) return answered ?? 'ignored';
   // The window is open now: the waiting lesson goes (its own claim, apart from the answer's).
   const started = await startLesson(
     deps,

@@ -2,21 +2,29 @@ import {
   MESSAGES,
   ZCourseDeliveryFailuresResponseSchema,
   ZCourseParamsSchema,
+  ZEnrolmentParamsSchema,
   ZLearnerDeliveriesResponseSchema,
   ZResendRequestSchema,
   ZResendResponseSchema,
+  ZResumeResponseSchema,
   ZUuidParamsSchema,
 } from '@ccp/schemas';
-import type { TDeliveryFailure, TDeliveryFailureReason, TLocale } from '@ccp/schemas';
+import type {
+  TDeliveryFailure,
+  TDeliveryFailureReason,
+  TEnrollmentStatus,
+  TLocale,
+} from '@ccp/schemas';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { findCourse } from '../../../courses/courses-repository.ts';
+import { pauseRepository } from '../../../delivery/pause.ts';
 import { sendsRepository } from '../../../delivery/sends-repository.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
 import { maybeText } from '../../../i18n/texts.ts';
 import { findLearner } from '../../../learners/learners-repository.ts';
-import { AppError } from '../../../lib/app-error.ts';
+import { AppError, notFound } from '../../../lib/app-error.ts';
 import { authOf } from '../../../plugins/auth.ts';
 
 // What went to a learner and what did not, and why (issue 25): the learner page's sends per
@@ -45,7 +53,86 @@ const mayResend = (request: FastifyRequest, creatorUuid: string | null): boolean
   return user.is_admin === 1 || creatorUuid === user.uuid;
 };
 
+/** The learner's enrolment a trainer pauses or resumes: 404 unknown, 403 not theirs to change. */
+const enrolmentToChange = async (
+  request: FastifyRequest,
+  params: { uuid: string; enrollmentUuid: string },
+) => {
+  const { user } = authOf(request);
+  const { db } = request.server;
+  const learner = await findLearner(db, user.company_uuid, params.uuid);
+  const enrolment = await pauseRepository.enrolmentOf(
+    db,
+    user.company_uuid,
+    learner.uuid,
+    params.enrollmentUuid,
+  );
+  if (!enrolment) throw notFound(MESSAGES.enrolmentNotFound);
+  if (!mayResend(request, enrolment.creator_uuid)) {
+    throw new AppError('FORBIDDEN', MESSAGES.resendNotAllowed);
+  }
+  return enrolment;
+};
+
+/** The enrolment as the pause and resume routes answer it. */
+const enrolmentState = async (db: FastifyRequest['server']['db'], uuid: string) => {
+  const state = await pauseRepository.stateOf(db, uuid);
+  return {
+    data: {
+      uuid,
+      status: state.status as TEnrollmentStatus,
+      pause_reason: state.pause_reason,
+      next_lesson_at: state.next_lesson_at,
+    },
+  };
+};
+
 export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/api/v1/learners/:uuid/enrollments/:enrollmentUuid/resume',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Resume a paused learner in a course (administrators, the course’s creator)',
+        description:
+          'The learner gets lessons again: the ones held while paused are planned from the next slot of the course. A learner who is not paused answers 409 (one who wrote STOP stays stopped: only they can ask for lessons).',
+        params: ZEnrolmentParamsSchema,
+        response: { 200: ZResumeResponseSchema },
+      },
+    },
+    async (request) => {
+      const enrolment = await enrolmentToChange(request, request.params);
+      const [resumed] = await pauseRepository.resume(app, [enrolment.uuid]);
+      if (!resumed) throw new AppError('CONFLICT', MESSAGES.enrolmentNotPaused);
+      app.deliveryWake.notify();
+      return enrolmentState(app.db, enrolment.uuid);
+    },
+  );
+
+  app.post(
+    '/api/v1/learners/:uuid/enrollments/:enrollmentUuid/pause',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Pause a learner in a course (administrators, the course’s creator)',
+        description:
+          'The learner gets no lessons until resumed (by the resume route, or their own RESUME); their planned lessons are held. Only an enrolled learner can be paused (409 otherwise).',
+        params: ZEnrolmentParamsSchema,
+        response: { 200: ZResumeResponseSchema },
+      },
+    },
+    async (request) => {
+      const enrolment = await enrolmentToChange(request, request.params);
+      const paused = await pauseRepository.pauseByTrainer(
+        app.db,
+        enrolment.uuid,
+        app.clock.now().toISOString(),
+      );
+      if (!paused) throw new AppError('CONFLICT', MESSAGES.enrolmentNotEnrolled);
+      return enrolmentState(app.db, enrolment.uuid);
+    },
+  );
+
   app.get(
     '/api/v1/learners/:uuid/deliveries',
     {
@@ -82,6 +169,11 @@ export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
               uuid: course.enrollment_uuid,
               status: course.enrollment_status,
               channel: course.channel,
+              pause_reason: course.pause_reason,
+              paused_at: course.paused_at,
+              resumable: resend && course.paused_at !== null && course.pause_reason !== 'stop',
+              pausable:
+                resend && course.enrollment_status === 'enrolled' && course.paused_at === null,
             },
             invitation: course.invited
               ? {

@@ -1,6 +1,7 @@
-import type { TCourseLearner, TCourseLearnerFilter } from '@ccp/schemas';
+import { PAUSE_REASONS } from '@ccp/schemas';
+import type { TCourseLearner, TCourseLearnerFilter, TPauseReason } from '@ccp/schemas';
 import { useTable } from '@refinedev/antd';
-import { Segmented, Table } from 'antd';
+import { Segmented, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,8 +10,11 @@ import { useClassroomMeta } from '../../../components/layout/classroom-context.t
 import { learnerViewPath } from '../../../config.ts';
 import { formatDate, formatDuration, formatNumber } from '../../../lib/format.ts';
 
-/** The table's filters (the issue's: who interacted, completed, went dormant). */
-const FILTERS: TCourseLearnerFilter[] = ['interacted', 'completed', 'dormant'];
+const isPauseReason = (value: string): value is TPauseReason =>
+  (PAUSE_REASONS as readonly string[]).includes(value);
+
+/** The table's filters (who interacted, completed, went dormant; who is paused and why, issue 28). */
+const FILTERS: TCourseLearnerFilter[] = ['interacted', 'completed', 'dormant', 'paused'];
 
 const LearnersTable = ({
   courseUuid,
@@ -59,9 +63,20 @@ const LearnersTable = ({
           key: 'status',
           title: t('analytics.learners.status'),
           render: (_, learner) => (
-            <span className={`learner-status learner-status-${learner.status}`}>
-              {t(`enum.learnerStatus.${learner.status}`)}
-            </span>
+            <>
+              <span className={`learner-status learner-status-${learner.status}`}>
+                {t(`enum.learnerStatus.${learner.status}`)}
+              </span>
+              {learner.pause_reason && isPauseReason(learner.pause_reason) && (
+                <Tag
+                  className="learner-pause"
+                  color={learner.pause_reason === 'stop' ? 'red' : 'orange'}
+                  data-reason={learner.pause_reason}
+                >
+                  {t(`enum.pauseReason.${learner.pause_reason}.short`)}
+                </Tag>
+              )}
+            </>
           ),
         },
         {

@@ -1,5 +1,8 @@
 import {
+  AUTO_PAUSE_AFTER_MAX,
   MESSAGES,
+  REMINDER_COUNT_MAX,
+  REMINDER_INTERVAL_HOURS_MAX,
   REPEAT_PERIODS,
   TARGET_RETENTION_RANGE,
   checkPlanLimit,
@@ -397,6 +400,33 @@ export const DeliveryStep = () => {
                 normalize={(checked: boolean) => !checked}
               >
                 <Switch />
+              </Form.Item>
+              <Form.Item
+                {...field(['distribution', 'reminder_count'])}
+                label={t('courses.wizard.delivery.reminderCount')}
+                extra={t('courses.wizard.delivery.reminderCountHelp')}
+              >
+                <InputNumber className="input-number-full" min={0} max={REMINDER_COUNT_MAX} />
+              </Form.Item>
+              <Form.Item
+                {...field(['distribution', 'reminder_interval_hours'])}
+                label={t('courses.wizard.delivery.reminderInterval')}
+                extra={t('courses.wizard.delivery.reminderIntervalHelp')}
+              >
+                <InputNumber
+                  className="input-number-full"
+                  min={1}
+                  max={REMINDER_INTERVAL_HOURS_MAX}
+                  disabled={delivery.distribution.reminder_count === 0}
+                />
+              </Form.Item>
+              <Form.Item
+                {...field(['distribution', 'auto_pause_after'])}
+                label={t('courses.wizard.delivery.autoPause')}
+                extra={t('courses.wizard.delivery.autoPauseHelp')}
+                className="form-grid-wide"
+              >
+                <InputNumber className="input-number-full" min={0} max={AUTO_PAUSE_AFTER_MAX} />
               </Form.Item>
               <Form.Item
                 {...field(['distribution', 'enrollment_close_time'])}

@@ -1,5 +1,6 @@
 import {
   DISTRIBUTION_DEFAULTS,
+  REMINDER_POLICY_DEFAULTS,
   MAX_LESSONS_PER_COURSE,
   ZLessonSchema,
   deliveryStepSchema,
@@ -201,6 +202,7 @@ export const defaultDistribution = (): TDistributionInput => ({
   learner_time_zone: false,
   repeat_questions: DISTRIBUTION_DEFAULTS.repeat_questions,
   target_retention: DISTRIBUTION_DEFAULTS.target_retention,
+  ...REMINDER_POLICY_DEFAULTS,
   enrollment_close_time: null,
 });
 

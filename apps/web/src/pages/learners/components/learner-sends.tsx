@@ -1,5 +1,6 @@
 import { actionRequests } from '@ccp/data-provider';
-import type { TLearnerCourseDelivery, TLessonSend } from '@ccp/schemas';
+import { PAUSE_REASONS } from '@ccp/schemas';
+import type { TLearnerCourseDelivery, TLessonSend, TPauseReason } from '@ccp/schemas';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { App, Button, Skeleton, Table, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,9 @@ import { formatDate } from '../../../lib/format.ts';
 // on hover), and a Resend for administrators and the course's creator.
 
 type TSendState = TLessonSend['status'] | 'waiting';
+
+const isPauseReason = (value: string): value is TPauseReason =>
+  (PAUSE_REASONS as readonly string[]).includes(value);
 
 const STATE_COLOR: Record<TSendState, string> = {
   scheduled: 'default',
@@ -36,10 +40,80 @@ const Failure = ({ failure }: { failure: TLessonSend['failure'] }) =>
     '—'
   );
 
+/**
+ * A learner who gets no lessons of the course (issue 28): paused (after unanswered lessons, or by
+ * a trainer) with a Resume, or stopped with STOP; a learner receiving lessons can be paused.
+ * The buttons are for administrators and the course's creator.
+ */
+const PauseNote = ({
+  learnerUuid,
+  enrollment,
+  onChanged,
+}: {
+  learnerUuid: string;
+  enrollment: TLearnerCourseDelivery['enrollment'];
+  onChanged: () => void;
+}) => {
+  const { t } = useTranslation();
+  const { notification } = App.useApp();
+  const { mutate, mutation } = useCustomMutation();
+  const change = (resume: boolean) =>
+    mutate(
+      {
+        ...(resume
+          ? actionRequests.resumeEnrolment(learnerUuid, enrollment.uuid)
+          : actionRequests.pauseEnrolment(learnerUuid, enrollment.uuid)),
+        values: {},
+        successNotification: false,
+      },
+      {
+        onSuccess: () => {
+          notification.success({
+            message: t(resume ? 'learners.sends.resumed' : 'learners.sends.paused'),
+          });
+          onChanged();
+        },
+      },
+    );
+  const reason = enrollment.pause_reason;
+  if (!reason || !isPauseReason(reason)) {
+    return enrollment.pausable ? (
+      <p className="send-invitation">
+        <Button size="small" loading={mutation.isPending} onClick={() => change(false)}>
+          {t('learners.sends.pause')}
+        </Button>
+      </p>
+    ) : null;
+  }
+  return (
+    <p className="send-invitation" data-testid="pause" data-reason={reason}>
+      <Tag color={reason === 'stop' ? 'red' : 'orange'}>
+        {t(`enum.pauseReason.${reason}.status`)}
+      </Tag>{' '}
+      {t(`enum.pauseReason.${reason}.why`, {
+        date: enrollment.paused_at ? formatDate(enrollment.paused_at) : '',
+      })}{' '}
+      {enrollment.resumable && (
+        <Button
+          size="small"
+          type="primary"
+          className="send-resend"
+          loading={mutation.isPending}
+          onClick={() => change(true)}
+        >
+          {t('learners.sends.resume')}
+        </Button>
+      )}
+    </p>
+  );
+};
+
 const CourseSends = ({
+  learnerUuid,
   course,
   onResent,
 }: {
+  learnerUuid: string;
   course: TLearnerCourseDelivery;
   onResent: () => void;
 }) => {
@@ -78,6 +152,7 @@ const CourseSends = ({
           </p>
         </div>
       </div>
+      <PauseNote learnerUuid={learnerUuid} enrollment={course.enrollment} onChanged={onResent} />
       {invitation && (
         <p className="send-invitation" data-testid="invitation">
           <strong>{t('learners.sends.invitation')}</strong>{' '}
@@ -181,6 +256,7 @@ export const LearnerSends = ({ learnerUuid }: { learnerUuid: string }) => {
       {courses.map((course) => (
         <CourseSends
           key={course.course.uuid}
+          learnerUuid={learnerUuid}
           course={course}
           onResent={() => void query.refetch()}
         />
