@@ -104,13 +104,13 @@ describe('channel events', () => {
     });
   });
 
-  it('lets channels report only their own facts; the log also has missed and reminder', () => {
+  it('lets channels report only their own facts; the log also has the scheduler’s own', () => {
     expect(CHANNEL_EVENT_TYPES).toEqual(['delivered', 'read', 'answered', 'opted_in', 'declined']);
     expect(
       LEARNER_EVENT_TYPES.filter(
         (type) => !(CHANNEL_EVENT_TYPES as readonly string[]).includes(type),
       ),
-    ).toEqual(['missed', 'reminder']);
+    ).toEqual(['missed', 'reminder', 'question_not_closed']);
     expect(REMINDER_AFTER_HOURS).toBe(24);
   });
 });

@@ -84,6 +84,8 @@ export const LEARNER_EVENT_TYPES = [
   'reminder',
   'opted_in',
   'declined',
+  // The answered question's message could not be edited (issue 28); the feedback went anyway.
+  'question_not_closed',
 ] as const;
 export type TLearnerEventType = (typeof LEARNER_EVENT_TYPES)[number];
 

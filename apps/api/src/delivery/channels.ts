@@ -12,7 +12,7 @@ import { newUuid } from '../lib/ids.ts';
 import { ChannelSendError, errorText } from './connector.ts';
 import { CHANNELS } from './channels/index.ts';
 import { summaryOf } from './render-common.ts';
-import type { ChannelMessage, ErrorVerdict } from './message.ts';
+import type { ChannelMessage, ClosedQuestion, ErrorVerdict } from './message.ts';
 
 /**
  * How the scheduler reaches a channel. A real connector (a Teams bot, a Slack app, the WhatsApp
@@ -29,6 +29,8 @@ export type ChannelAdapter = {
   maxRetries: number;
   /** What a failure means (connector.ts); default: retry with backoff. */
   classifyError?: (error: unknown) => ErrorVerdict;
+  /** Edits an answered question so it cannot be answered again (connector.ts); absent: cannot. */
+  closeQuestion?: (question: ClosedQuestion) => Promise<void>;
 };
 
 export type ChannelAdapters = Record<TChannelKey, ChannelAdapter>;

@@ -16,7 +16,7 @@ import { ChannelSendError, errorText } from './connector.ts';
 import type { Connector } from './connector.ts';
 import { connectionsVersion, loadConnection } from './connections.ts';
 import { findIdentity, identityRecord } from './identities.ts';
-import type { ChannelMessage, Connection, Identity } from './message.ts';
+import type { ChannelMessage, ClosedQuestion, Connection, Identity } from './message.ts';
 
 // The scheduler's adapters once providers can be connected: a message of a company with a live
 // connection for its channel goes through that provider's connector (identity resolved and
@@ -98,19 +98,33 @@ const connectedAdapter = (deps: ConnectorDeps, connector: Connector): ChannelAda
       );
     }
   };
+  /** The connection and identity a message goes by, paced like any call (a send, an edit). */
+  const reach = async (message: ChannelMessage) => {
+    const connection = await connectionOf(message.companyUuid);
+    if (typeof connection === 'string') throw notConnected(channel, connection);
+    const { identity, record } = await identityOf(connection, message);
+    const waitFrom = performance.now();
+    await limiterOf(connection)();
+    deps.metrics?.pacingWait.inc({ channel }, (performance.now() - waitFrom) / 1000);
+    return { connection, identity, record };
+  };
+  const close = connector.closeQuestion;
   return {
     key: channel,
+    ...(close
+      ? {
+          closeQuestion: async (question: ClosedQuestion) => {
+            const { connection, identity } = await reach(question.message);
+            await close(connection, identity, question);
+          },
+        }
+      : {}),
     // Paced per connection inside send; the outbox needs no pacing of its own.
     rateLimitPerSecond: Number.POSITIVE_INFINITY,
     maxRetries: CONNECTOR_MAX_RETRIES,
     classifyError: connector.classifyError,
     send: async (message) => {
-      const connection = await connectionOf(message.companyUuid);
-      if (typeof connection === 'string') throw notConnected(channel, connection);
-      const { identity, record: found } = await identityOf(connection, message);
-      const waitFrom = performance.now();
-      await limiterOf(connection)();
-      deps.metrics?.pacingWait.inc({ channel }, (performance.now() - waitFrom) / 1000);
+      const { connection, identity, record: found } = await reach(message);
       let sent: Awaited<ReturnType<Connector['send']>>;
       try {
         sent = await connector.send(connection, identity, message);

@@ -4,6 +4,7 @@ import { parseRetryAfterMs } from '../lib/retry-after.ts';
 import type {
   AcceptedMessage,
   ChannelMessage,
+  ClosedQuestion,
   Connection,
   ConnectionCheck,
   ErrorVerdict,
@@ -50,6 +51,16 @@ export type Connector = {
     /** Each message that went, by its id, where the provider reports on them later (receipts). */
     accepted?: AcceptedMessage[];
   }>;
+  /**
+   * Closes a lesson's question once it is answered (issue 28): the message `providerMessageId`
+   * (as `send` answered it) is edited to show the chosen answer without its buttons, so it
+   * cannot be answered twice. Absent where the provider cannot edit a message (WhatsApp).
+   */
+  closeQuestion?: (
+    connection: Connection,
+    identity: Identity,
+    question: ClosedQuestion,
+  ) => Promise<void>;
   /** Calls the provider with the connection's credentials; throws when they do not work. */
   test: (connection: Connection) => Promise<ConnectionCheck>;
   classifyError: (error: unknown) => ErrorVerdict;

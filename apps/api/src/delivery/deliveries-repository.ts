@@ -225,7 +225,7 @@ type LearnerEvent = {
   courseUuid: string;
   learnerUuid: string;
   deliveryUuid: string;
-  type: 'missed' | 'reminder';
+  type: 'missed' | 'reminder' | 'question_not_closed';
   at: string;
   payload: Record<string, unknown> | null;
 };

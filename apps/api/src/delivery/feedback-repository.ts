@@ -14,6 +14,8 @@ export type FeedbackRow = LessonSendRow & {
   answer_index: number | null;
   answer_correct: number | null;
   feedback_status: 'pending' | 'repeat';
+  /** The question's message on the provider, edited once answered (null: none kept). */
+  provider_message_id: string | null;
 };
 
 const QUEUED = ['pending', 'repeat'] as const;
@@ -54,6 +56,7 @@ export const feedbackRepository = {
         'd.answer_index',
         'd.answer_correct',
         'd.feedback_status as feedback_status',
+        'd.provider_message_id',
       ])
       .where('d.feedback_status', 'in', [...QUEUED])
       .orderBy('d.answered_at')

@@ -72,6 +72,16 @@ export type ChannelMessage = {
   feedback?: Feedback;
 };
 
+/**
+ * An answered question to close: the lesson's message as the provider knows it, and the answer
+ * the learner chose (null: an open answer), shown marked in place of the buttons.
+ */
+export type ClosedQuestion = {
+  providerMessageId: string;
+  message: ChannelMessage;
+  answerIndex: number | null;
+};
+
 /** A channel's payload: JSON the channel's API takes. */
 export type RenderedPayload = Record<string, unknown>;
 

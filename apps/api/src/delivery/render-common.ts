@@ -1,7 +1,13 @@
 import type { TLocale } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
-import type { ChannelMessage, LessonContent, Notice, RenderedPayload } from './message.ts';
+import type {
+  ChannelMessage,
+  ClosedQuestion,
+  LessonContent,
+  Notice,
+  RenderedPayload,
+} from './message.ts';
 
 // What every channel's renderer shares: the learner's words in each language,
 // lesson HTML as each channel's rich text, and what answer buttons carry back.
@@ -45,6 +51,8 @@ export type LearnerTexts = {
   alreadyAnswered: string;
   completion: (course: string, right: number, answered: number) => string;
   notice: Record<Notice, (course: string) => string>;
+  yourAnswer: (answer: string) => string;
+  answerReceived: string;
 };
 
 /** The words around a lesson in the learner's language (`server.channel.*` in locales/server). */
@@ -73,6 +81,8 @@ const textsFor = (lang: TLocale): LearnerTexts => ({
     resumed: (course) => t(lang, 'server.channel.noticeResumed', { course }),
     stopped: (course) => t(lang, 'server.channel.noticeStopped', { course }),
   },
+  yourAnswer: (answer) => t(lang, 'server.channel.yourAnswer', { answer }),
+  answerReceived: t(lang, 'server.channel.answerReceived'),
 });
 
 const TEXTS: Record<TLocale, LearnerTexts> = {
@@ -258,6 +268,18 @@ export const subtitleOf = (message: ChannelMessage, texts: LearnerTexts) =>
   message.lesson
     ? `${message.courseName} · ${texts.day(message.lesson.day, message.totalDays)} · ${texts.minutes(message.lesson.learning_minutes)}`
     : message.courseName;
+
+/**
+ * What an answered question shows in place of its buttons (issue 28): the chosen answer, marked
+ * right or wrong, or for an open answer that it arrived.
+ */
+export const closedAnswerLine = (question: ClosedQuestion): string => {
+  const texts = learnerTexts(question.message.language);
+  const index = question.answerIndex;
+  const chosen = index === null ? undefined : choicesOf(question.message.lesson)[index];
+  if (!chosen) return texts.answerReceived;
+  return `${chosen.correct ? '✅' : '❌'} ${texts.yourAnswer(chosen.text)}`;
+};
 
 /** A plain one-line summary, the fallback text channels show in notifications. */
 export const summaryOf = (message: ChannelMessage): string => {

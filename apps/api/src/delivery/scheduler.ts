@@ -21,6 +21,7 @@ import {
   writeRecords,
 } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, SendOutcome, Sleep } from './channels.ts';
+import { ChannelSendError } from './connector.ts';
 import type { ChannelMessage } from './message.ts';
 import { feedbackRepository } from './feedback-repository.ts';
 import type { FeedbackRow } from './feedback-repository.ts';
@@ -129,6 +130,24 @@ const adaptersOf = (app: SchedulerApp, options: SchedulerOptions): ChannelAdapte
   }
   return adapters;
 };
+
+/** An event on the lesson send `row` (the scheduler's own: missed, reminder, question_not_closed). */
+const eventOf = (
+  app: SchedulerApp,
+  row: { uuid: string; company_uuid: string; course_uuid: string; learner_uuid: string },
+  type: 'missed' | 'reminder' | 'question_not_closed',
+  at: string,
+  payload: Record<string, unknown> | null,
+): CompiledQuery =>
+  deliveriesRepository.event(app.db, {
+    companyUuid: row.company_uuid,
+    courseUuid: row.course_uuid,
+    learnerUuid: row.learner_uuid,
+    deliveryUuid: row.uuid,
+    type,
+    at,
+    payload,
+  });
 
 export type TickContext = {
   app: SchedulerApp;
@@ -373,17 +392,7 @@ const missedAnswers = (
     send: async (row) => {
       counts.missed += 1;
       marked.push(row.uuid);
-      return [
-        deliveriesRepository.event(app.db, {
-          companyUuid: row.company_uuid,
-          courseUuid: row.course_uuid,
-          learnerUuid: row.learner_uuid,
-          deliveryUuid: row.uuid,
-          type: 'missed',
-          at: missedAt(row),
-          payload: null,
-        }),
-      ];
+      return [eventOf(app, row, 'missed', missedAt(row), null)];
     },
   };
 };
@@ -410,14 +419,8 @@ const reminders = (ctx: TickContext, counts: TickResult): Drain<ReminderRow> => 
         return [];
       }
       counts.reminders += 1;
-      const event = deliveriesRepository.event(app.db, {
-        companyUuid: row.company_uuid,
-        courseUuid: row.course_uuid,
-        learnerUuid: row.learner_uuid,
-        deliveryUuid: row.uuid,
-        type: 'reminder',
-        at: app.clock.now().toISOString(),
-        payload: { provider_message_id: outcome.providerMessageId },
+      const event = eventOf(app, row, 'reminder', app.clock.now().toISOString(), {
+        provider_message_id: outcome.providerMessageId,
       });
       return [...outcome.records, event];
     },
@@ -450,12 +453,14 @@ const feedback = (ctx: TickContext, counts: TickResult): Drain<FeedbackRow> => {
         ...message,
         feedback: feedbackOf(row, lesson, completion),
       });
+      // After the feedback, never before it: an edit that fails or is slow costs the learner nothing.
+      const closing = await closeQuestion(ctx, adapter, row, message);
       if (!outcome.ok) {
         app.log.warn({ delivery: row.uuid, error: outcome.error }, 'feedback not sent');
-        return [finish(row, false)];
+        return [finish(row, false), ...closing];
       }
       counts.feedback += 1;
-      return [...outcome.records, finish(row, true)];
+      return [...outcome.records, finish(row, true), ...closing];
     },
   };
 };
@@ -486,6 +491,41 @@ const notices = (ctx: TickContext, counts: TickResult): Drain<NoticeRow> => {
       return outcome.records;
     },
   };
+};
+
+/**
+ * Edits the question just answered so it cannot be answered twice (issue 28), where the channel
+ * can edit a message: the chosen answer marked, no buttons. Once, with the first answer's
+ * feedback; a failure is only noted on the delivery's events (`question_not_closed`).
+ */
+const closeQuestion = async (
+  { app }: TickContext,
+  adapter: ChannelAdapter,
+  row: FeedbackRow,
+  message: ChannelMessage,
+): Promise<CompiledQuery[]> => {
+  const providerMessageId = row.provider_message_id;
+  if (!adapter.closeQuestion || row.feedback_status !== 'pending' || !providerMessageId) return [];
+  try {
+    await adapter.closeQuestion({
+      providerMessageId,
+      message: { ...message, kind: 'lesson' },
+      answerIndex: row.answer_index,
+    });
+    return [];
+  } catch (error) {
+    const code =
+      error instanceof ChannelSendError
+        ? error.verdict.code
+        : (adapter.classifyError?.(error).code ?? 'error');
+    app.log.warn({ delivery: row.uuid, err: error }, 'question not closed');
+    return [
+      eventOf(app, row, 'question_not_closed', app.clock.now().toISOString(), {
+        provider_message_id: providerMessageId,
+        code,
+      }),
+    ];
+  }
 };
 
 /**

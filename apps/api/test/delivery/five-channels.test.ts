@@ -219,7 +219,11 @@ describe('one course on all five channels, connected only through the Channels p
     }
     const counts = () => ({
       slack: fakes.slack.messages.filter((message) => message.userId === slackUser.id).length,
-      webex: fakes.webex.messages.filter((message) => message.toPersonId === webexPerson.id).length,
+      // What the learner sees: the answered card is deleted and posted again closed (issue 28).
+      webex: fakes.webex.messages.filter(
+        (message) =>
+          message.toPersonId === webexPerson.id && !fakes.webex.deleted.includes(message),
+      ).length,
       whatsapp: fakes.whatsapp.messages.filter((message) => message.to === waId).length,
       'ms-teams': fakes.teams.sentTo(teamsInstall.member.conversationId).length,
       'google-chat': fakes.googleChat.messages.filter((message) => message.space === chatSpace)

@@ -70,6 +70,7 @@ describe('Google Chat delivery (project number audience)', async () => {
     tickAt,
     answersOfDay,
     learnerDay,
+    closeFailures,
   } = await channelWorld('google-chat', {
     googleChat: {
       apiUrl: fake.apiUrl,
@@ -229,6 +230,44 @@ describe('Google Chat delivery (project number audience)', async () => {
       JSON.stringify(feedback.find((message) => message.space === space));
     expect(to(spaces[0]!)).toContain('About Right.');
     expect(to(spaces[1]!)).toContain('Not quite.');
+    // Each question was updated in place (spaces.messages.patch): the chosen answer, no buttons.
+    for (const [question, line] of [
+      [first!, '✅ Your answer: Right'],
+      [second!, '❌ Your answer: Maybe'],
+    ] as const) {
+      const updated = fake.updates.filter((message) => message.name === question.name);
+      expect(updated).toHaveLength(1);
+      // The question's section (the last) has no answer buttons left; the material's link stays.
+      const sections = (updated[0]!.cardsV2 as { card: { sections: unknown[] } }[])[0]!.card
+        .sections;
+      const closed = JSON.stringify(sections.at(-1));
+      expect(closed).not.toContain('buttonList');
+      expect(closed).toContain(line);
+    }
+    // A click on a message the learner's client had not refreshed: not counted.
+    expect((await post(fake.click(first!, 1, { email: emails[0]!, now: now() }))).json).toEqual({
+      status: 'duplicate',
+    });
+    expect(await answersOfDay(course)).toEqual([0, 1]);
+  });
+
+  it('a question Chat will not update still gets its feedback; the failure is on the delivery’s events', async () => {
+    const { learners } = await enrol([{}]);
+    const email = learners[0]!.email!;
+    const space = await addApp(email);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const question = fake.messages.filter((message) => message.space === space).at(-1)!;
+    fake.failUpdates(1);
+    expect((await post(fake.click(question, 0, { email, now: now() }))).json).toEqual({
+      status: 'recorded',
+    });
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 1 });
+    expect(
+      JSON.stringify(fake.messages.filter((message) => message.space === space).at(-1)),
+    ).toContain('About Right.');
+    expect(await closeFailures(learners[0]!.uuid)).toEqual([
+      { provider_message_id: question.name, code: 'provider_503' },
+    ]);
   });
 
   it('takes the learner’s message to the app as their open answer, once, in both event formats', async () => {

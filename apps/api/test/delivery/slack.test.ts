@@ -14,8 +14,18 @@ import { blockProblems, startFakeSlack } from '../fakes/slack.ts';
 describe('Slack delivery', async () => {
   const fake = await startFakeSlack();
   afterAll(() => fake.close());
-  const { app, world, connect, webhook, enrol, tickAt, deliveriesOfDay, insightsOf, learnerDay } =
-    await channelWorld('slack', { slack: { apiUrl: fake.apiUrl } });
+  const {
+    app,
+    world,
+    connect,
+    webhook,
+    enrol,
+    tickAt,
+    deliveriesOfDay,
+    insightsOf,
+    learnerDay,
+    closeFailures,
+  } = await channelWorld('slack', { slack: { apiUrl: fake.apiUrl } });
   const nowSeconds = () => Math.floor(app.clock.now().getTime() / 1000);
 
   it('refuses a connection without its required secrets, in the user’s language', async () => {
@@ -133,6 +143,21 @@ describe('Slack delivery', async () => {
     expect(mineBack).toContain('About Right.');
     expect(theirsBack).toContain('Not quite.');
     expect(theirsBack).toContain('About Wrong.');
+    // Each question was closed in place (chat.update): the chosen answer marked, no buttons.
+    const closedOf = (message: { channel: string; ts: string }) =>
+      fake.updates.filter(
+        (update) => update.channel === message.channel && update.ts === message.ts,
+      );
+    for (const [question, line] of [
+      [first!, '✅ Your answer: Right'],
+      [second!, '❌ Your answer: Wrong'],
+    ] as const) {
+      const [closed, ...more] = closedOf(question);
+      expect(more).toEqual([]);
+      expect(closed!.blocks.some((block) => block.type === 'actions')).toBe(false);
+      expect(JSON.stringify(closed!.blocks)).toContain(line);
+      expect(closed!.blocks[0]).toEqual(question.blocks[0]);
+    }
     // Another tap later: it does not count, and the learner is told so, once.
     const again = fake.tapRequest(first!, 1, { nowSeconds: nowSeconds() + 1 });
     expect((await webhook(again)).json).toEqual({ status: 'duplicate' });
@@ -140,6 +165,31 @@ describe('Slack delivery', async () => {
     expect(JSON.stringify(toUser(slackUsers[0]!).at(-1))).toContain('already answered');
     expect((await answerOfMine()).answer_correct).toBe(1);
     expect(await tickAt(DAY1)).toMatchObject({ feedback: 0 });
+    // The "already answered" reply edits nothing more.
+    expect(closedOf(first!)).toHaveLength(1);
+  });
+
+  it('a question Slack will not edit still gets its feedback; the failure is on the delivery’s events', async () => {
+    const { learners } = await enrol([{}]);
+    const user = fake.addUser(learners[0]!.email!);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const question = fake.messages.filter((message) => message.userId === user.id).at(-1)!;
+    fake.failNext('chat.update', 'cant_update_message');
+    expect(
+      (await webhook(fake.tapRequest(question, 0, { nowSeconds: nowSeconds() }))).json,
+    ).toEqual({ status: 'recorded' });
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 1 });
+    const back = fake.messages.filter((message) => message.userId === user.id);
+    expect(JSON.stringify(back.at(-1))).toContain('About Right.');
+    const delivery = await app.db
+      .selectFrom('lesson_deliveries')
+      .select('feedback_status')
+      .where('learner_uuid', '=', learners[0]!.uuid)
+      .executeTakeFirstOrThrow();
+    expect(delivery.feedback_status).toBe('sent');
+    expect(await closeFailures(learners[0]!.uuid)).toEqual([
+      { provider_message_id: `${question.channel}:${question.ts}`, code: 'cant_update_message' },
+    ]);
   });
 
   it('with the scheduler running, the feedback follows the answer at once, not at the next tick', async () => {

@@ -32,6 +32,7 @@ describe('Teams delivery', async () => {
     answersOfDay,
     learnerDay,
     insightsOf,
+    closeFailures,
   } = await channelWorld('ms-teams', {
     teams: { tokenUrl: fake.tokenUrl, openIdMetadataUrl: fake.openIdMetadataUrl },
   });
@@ -126,6 +127,46 @@ describe('Teams delivery', async () => {
       );
     expect(to(0)).toContain('About Right.');
     expect(to(1)).toContain('Not quite.');
+    // Each question card was replaced in place (updateActivity): the chosen answer, no input.
+    for (const [question, line] of [
+      [first!, '✅ Your answer: Right'],
+      [second!, '❌ Your answer: Maybe'],
+    ] as const) {
+      const updated = fake.updates.filter(
+        (sent) => sent.id === question.id && sent.conversationId === question.conversationId,
+      );
+      expect(updated).toHaveLength(1);
+      const closed = updated[0]!.attachments[0]!.content as {
+        body: { type: string }[];
+        actions: { type: string }[];
+      };
+      expect(closed.body.some((element) => element.type.startsWith('Input.'))).toBe(false);
+      expect(closed.actions.some((action) => action.type === 'Action.Submit')).toBe(false);
+      expect(JSON.stringify(closed)).toContain(line);
+    }
+    // A submit from a card the learner's client had not refreshed: not counted.
+    expect((await post(answer({ id: randomUUID() }))).json).toEqual({ status: 'duplicate' });
+    expect(await answersOfDay(course)).toEqual([0, 1, null]);
+  });
+
+  it('a card Teams will not update still gets its feedback; the failure is on the delivery’s events', async () => {
+    const { learners } = await enrol([{}]);
+    const install = fake.install(learners[0]!.email!, now());
+    await post(install.request);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const question = fake.sentTo(install.member.conversationId).at(-1)!;
+    fake.failUpdates(1);
+    expect(
+      (await post(fake.submit(question, { answer: '0' }, { from: install.member.id, now: now() })))
+        .json,
+    ).toEqual({ status: 'recorded' });
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 1 });
+    expect(JSON.stringify(fake.sentTo(install.member.conversationId).at(-1))).toContain(
+      'About Right.',
+    );
+    expect(await closeFailures(learners[0]!.uuid)).toEqual([
+      { provider_message_id: question.id, code: 'provider_unavailable' },
+    ]);
   });
 
   // Teams tells a bot when its messages in a personal chat were read (the readReceipt event, with

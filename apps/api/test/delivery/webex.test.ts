@@ -38,6 +38,7 @@ describe('Webex delivery', async () => {
     deliveriesOfDay,
     insightsOf,
     learnerDay,
+    closeFailures,
   } = await channelWorld('webex', {
     webex: { apiUrl: fake.apiUrl, publicUrl: 'https://ccp.example.test' },
   });
@@ -99,6 +100,40 @@ describe('Webex delivery', async () => {
     const feedback = fake.messages.slice(before).map((message) => JSON.stringify(message));
     expect(feedback.find((message) => message.includes(people[0]!.id))).toContain('About Right.');
     expect(feedback.find((message) => message.includes(people[1]!.id))).toContain('Not quite.');
+    // Each answered card was deleted (a card cannot be edited) and the question posted again
+    // closed: the chosen answer, no card.
+    expect(fake.deleted.map((message) => message.id).sort()).toEqual(
+      [first!.id, second!.id].sort(),
+    );
+    for (const [person, line] of [
+      [people[0]!, '✅ Your answer: Right'],
+      [people[1]!, '❌ Your answer: Maybe'],
+    ] as const) {
+      const closed = sentTo(fake, person.id).filter((message) => message.markdown.includes(line));
+      expect(closed).toHaveLength(1);
+      expect(closed[0]!.attachments).toEqual([]);
+    }
+    // A submit from a card the learner's client still showed: not counted.
+    expect((await submit(fake.submitRequest(first!, { answer: '1' }))).json).toEqual({
+      status: 'duplicate',
+    });
+    expect(await answersOfDay(course)).toEqual([0, 1]);
+  });
+
+  it('a card Webex will not delete still gets its feedback; the failure is on the delivery’s events', async () => {
+    const { learners } = await enrol([{}]);
+    const person = fake.addPerson(learners[0]!.email!);
+    expect(await tickAt(DAY1)).toMatchObject({ sent: 1 });
+    const card = cardTo(fake, person.id);
+    fake.failDeletes(1);
+    expect((await submit(fake.submitRequest(card, { answer: '0' }))).json).toEqual({
+      status: 'recorded',
+    });
+    expect(await tickAt(DAY1)).toMatchObject({ feedback: 1 });
+    expect(JSON.stringify(sentTo(fake, person.id).at(-1))).toContain('About Right.');
+    expect(await closeFailures(learners[0]!.uuid)).toEqual([
+      { provider_message_id: card.id, code: 'provider_unavailable' },
+    ]);
   });
 
   // Webex clients that render a card show the card and hide the message's text, which is only the

@@ -50,6 +50,32 @@ type Project = {
   spaces: Map<string, string>;
 };
 
+/** Why Chat would refuse a message's text and cards (create and update alike). */
+const messageProblems = (json: Record<string, any>, body: string): string[] => {
+  const problems: string[] = [];
+  // https://developers.google.com/workspace/chat/create-messages: a message is at most
+  // 32 000 bytes, its text at most 4 096 characters.
+  if (Buffer.byteLength(body) > 32_000) problems.push('message over 32 000 bytes');
+  if (String(json.text ?? '').length > 4096) problems.push('text over 4 096');
+  // https://developers.google.com/workspace/chat/api/reference/rest/v1/cards: each cardsV2
+  // entry has a cardId and a card; a button has text and an onClick action or link.
+  for (const entry of (json.cardsV2 ?? []) as any[]) {
+    if (!entry.cardId || !entry.card) problems.push('cardsV2 entry');
+    const sections = (entry.card?.sections ?? []) as any[];
+    if (sections.length === 0 || sections.length > 100) problems.push('sections');
+    for (const section of sections) {
+      for (const widget of (section.widgets ?? []) as any[]) {
+        for (const button of (widget.buttonList?.buttons ?? []) as any[]) {
+          if (!button.text) problems.push('button text');
+          if (!button.onClick?.action?.function && !button.onClick?.openLink?.url)
+            problems.push('button onClick');
+        }
+      }
+    }
+  }
+  return problems;
+};
+
 export const startFakeGoogleChat = async ({
   projectNumber = '123456789012',
 }: { projectNumber?: string } = {}) => {
@@ -71,6 +97,8 @@ export const startFakeGoogleChat = async ({
   /** Workspace users: e-mail → numeric id (People API / Directory API id). */
   const users = new Map<string, string>();
   const messages: ChatMessage[] = [];
+  const updates: ChatMessage[] = [];
+  let failingUpdates = 0;
   const refused: string[][] = [];
   /** Every `name` findDirectMessage was asked for. */
   const lookups: string[] = [];
@@ -185,27 +213,7 @@ export const startFakeGoogleChat = async ({
       if (!appSpaces.has(space))
         return googleError(404, 'NOT_FOUND', 'Space not found or the app is not a member.');
       const json = JSON.parse(body) as Record<string, any>;
-      const problems: string[] = [];
-      // https://developers.google.com/workspace/chat/create-messages: a message is at most
-      // 32 000 bytes, its text at most 4 096 characters.
-      if (Buffer.byteLength(body) > 32_000) problems.push('message over 32 000 bytes');
-      if (String(json.text ?? '').length > 4096) problems.push('text over 4 096');
-      // https://developers.google.com/workspace/chat/api/reference/rest/v1/cards: each cardsV2
-      // entry has a cardId and a card; a button has text and an onClick action or link.
-      for (const entry of (json.cardsV2 ?? []) as any[]) {
-        if (!entry.cardId || !entry.card) problems.push('cardsV2 entry');
-        const sections = (entry.card?.sections ?? []) as any[];
-        if (sections.length === 0 || sections.length > 100) problems.push('sections');
-        for (const section of sections) {
-          for (const widget of (section.widgets ?? []) as any[]) {
-            for (const button of (widget.buttonList?.buttons ?? []) as any[]) {
-              if (!button.text) problems.push('button text');
-              if (!button.onClick?.action?.function && !button.onClick?.openLink?.url)
-                problems.push('button onClick');
-            }
-          }
-        }
-      }
+      const problems = messageProblems(json, body);
       if (problems.length > 0) {
         refused.push(problems);
         return googleError(400, 'INVALID_ARGUMENT', problems.join('; '));
@@ -218,6 +226,39 @@ export const startFakeGoogleChat = async ({
       };
       messages.push(message);
       return sendJson(response, 200, { name: message.name });
+    }
+    // spaces.messages.patch (https://developers.google.com/workspace/chat/api/reference/rest/v1/spaces.messages/patch):
+    // `updateMask` is "Required. The field paths to update" (missing: 400 INVALID_ARGUMENT);
+    // "When using app authentication, requests can only update messages created by the calling
+    // Chat app" (another's, or an unknown name: 404 here); only the masked fields change.
+    const patch = path.match(/^\/v1\/(spaces\/[^/]+\/messages\/[^/]+)$/);
+    if (request.method === 'PATCH' && patch) {
+      const mask = (url.searchParams.get('updateMask') ?? '').split(',').filter(Boolean);
+      if (mask.length === 0) return googleError(400, 'INVALID_ARGUMENT', 'updateMask is required.');
+      if (failingUpdates > 0) {
+        failingUpdates -= 1;
+        return googleError(503, 'UNAVAILABLE', 'The service is currently unavailable.');
+      }
+      const at = messages.findIndex((message) => message.name === patch[1]);
+      const message = messages[at];
+      if (!message || !appSpaces.has(message.space))
+        return googleError(404, 'NOT_FOUND', 'Message not found.');
+      const json = JSON.parse(body) as Record<string, any>;
+      const problems = messageProblems(json, body);
+      if (problems.length > 0) {
+        refused.push(problems);
+        return googleError(400, 'INVALID_ARGUMENT', problems.join('; '));
+      }
+      const all = mask.includes('*');
+      const updated = {
+        ...message,
+        ...(all || mask.includes('text') ? { text: String(json.text ?? '') } : {}),
+        ...(all || mask.includes('cardsV2') ? { cardsV2: json.cardsV2 ?? [] } : {}),
+      };
+      // A new object: a message a test kept is what a learner's stale client still shows.
+      messages[at] = updated;
+      updates.push(updated);
+      return sendJson(response, 200, updated);
     }
     return googleError(404, 'NOT_FOUND', `${request.method} ${path}`);
   });
@@ -433,6 +474,12 @@ export const startFakeGoogleChat = async ({
     /** Another Google Cloud project with its own Chat app and service account (another company). */
     addProject,
     close: listening.close,
+    /** The messages replaced by spaces.messages.patch, in order. */
+    updates,
+    /** The next `count` updates answer 503 UNAVAILABLE. */
+    failUpdates: (count: number) => {
+      failingUpdates = count;
+    },
     /** The next `count` posts answer 429 RESOURCE_EXHAUSTED (a quota, without Retry-After). */
     rateLimit: (count: number) => {
       rateLimited = count;

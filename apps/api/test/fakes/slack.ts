@@ -125,6 +125,9 @@ export const startFakeSlack = async ({
   const dms = new Map<string, string>(); // channel id → user id
   const messages: PostedMessage[] = [];
   const refused: { method: string; error: string; problems?: string[] }[] = [];
+  // chat.update calls that went through, and the error the next call of a method answers.
+  const updates: { channel: string; ts: string; blocks: Record<string, any>[] }[] = [];
+  const failures = new Map<string, string>();
   const calls: string[] = [];
   const rateLimited = new Map<string, { remaining: number; retryAfter: number }>();
   const codes = new Map<string, { clientId: string; redirectUri: string | null }>();
@@ -228,6 +231,34 @@ export const startFakeSlack = async ({
         messages.push({ channel, userId, ts, text, blocks });
         return sendJson(response, 200, { ok: true, channel, ts, message: { text, blocks } });
       }
+      case 'chat.update': {
+        // https://docs.slack.dev/reference/methods/chat.update: `channel` and `ts` are required
+        // (missing: invalid_arguments); "message_not_found: No message exists with the requested
+        // timestamp"; `blocks`, when sent, replace the message's previous blocks.
+        if (!form.channel || !form.ts) return fail('invalid_arguments');
+        const failing = failures.get(method);
+        if (failing) {
+          failures.delete(method);
+          return fail(failing);
+        }
+        const at = messages.findIndex(
+          (candidate) => candidate.channel === form.channel && candidate.ts === form.ts,
+        );
+        const message = messages[at];
+        if (!message) return fail('message_not_found');
+        let blocks: Record<string, any>[] = message.blocks;
+        try {
+          if (form.blocks) blocks = JSON.parse(form.blocks) as Record<string, any>[];
+        } catch {
+          return fail('invalid_blocks_format');
+        }
+        const problems = blockProblems(blocks);
+        if (problems.length > 0) return fail('invalid_blocks', problems);
+        // A new object: a PostedMessage a test kept is what a learner's stale client still shows.
+        messages[at] = { ...message, blocks, text: form.text ?? message.text };
+        updates.push({ channel: form.channel, ts: form.ts, blocks });
+        return sendJson(response, 200, { ok: true, channel: form.channel, ts: form.ts });
+      }
       default:
         return fail('unknown_method');
     }
@@ -262,6 +293,11 @@ export const startFakeSlack = async ({
       const user = { id: `U${String(users.length + 1).padStart(8, '0')}`, email, teamId };
       users.push(user);
       return user;
+    },
+    updates,
+    /** The next call of `method` answers `{ok: false, error}`. */
+    failNext: (method: string, error: string) => {
+      failures.set(method, error);
     },
     /** The next `count` calls of `method` (default: posts) answer HTTP 429 with Retry-After. */
     rateLimit: (count: number, retryAfterSeconds: number, method = 'chat.postMessage') => {

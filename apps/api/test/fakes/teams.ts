@@ -58,6 +58,8 @@ export const startFakeTeams = async ({
   const users = new Map<string, User>();
   const conversations = new Map<string, Conversation>();
   const activities: TeamsActivitySent[] = [];
+  const updates: TeamsActivitySent[] = [];
+  let failingUpdates = 0;
   let lastMessageId = 0;
   const refused: string[][] = [];
   /** The tenant of each token request (the path's first segment). */
@@ -170,6 +172,47 @@ export const startFakeTeams = async ({
       };
       activities.push(sent);
       return sendJson(response, 201, { id: sent.id });
+    }
+    // Update activity (Bot Connector REST API reference, "Update activity":
+    // https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-api-reference#update-activity):
+    // PUT /v3/conversations/{conversationId}/activities/{activityId}, the activity id in the path
+    // (a PUT without one is no route: 405), the replacement activity as the body; an activity
+    // the conversation does not hold is 404. Cards are checked as on a post.
+    const updating = path.match(/^\/teams\/v3\/conversations\/([^/]+)\/activities\/?([^/]*)$/);
+    if (request.method === 'PUT' && updating) {
+      if (!updating[2]) {
+        return sendJson(response, 405, { error: { code: 'MethodNotAllowed', message: 'no id' } });
+      }
+      if (failingUpdates > 0) {
+        failingUpdates -= 1;
+        return sendJson(response, 502, { error: { code: 'ServiceError', message: 'Try again.' } });
+      }
+      const conversationId = decodeURIComponent(updating[1]!);
+      const activityId = decodeURIComponent(updating[2]);
+      const at = activities.findIndex(
+        (sent) => sent.conversationId === conversationId && sent.id === activityId,
+      );
+      if (at < 0) {
+        return sendJson(response, 404, {
+          error: { code: 'ActivityNotFound', message: 'Activity not found.' },
+        });
+      }
+      const json = JSON.parse(body) as Record<string, any>;
+      const problems = ((json.attachments ?? []) as { content: Record<string, any> }[]).flatMap(
+        (attachment) => adaptiveCardProblems(attachment.content, { version: '1.5', maxActions: 6 }),
+      );
+      if (json.type !== 'message') problems.push(`type ${json.type}`);
+      if (problems.length > 0) {
+        refused.push(problems);
+        return sendJson(response, 400, {
+          error: { code: 'BadSyntax', message: problems.join('; ') },
+        });
+      }
+      const updated = { id: activityId, conversationId, attachments: json.attachments ?? [] };
+      // A new object: an activity a test kept is what a learner's stale client still shows.
+      activities[at] = updated;
+      updates.push(updated);
+      return sendJson(response, 200, { id: activityId });
     }
     const member = path.match(/^\/teams\/v3\/conversations\/([^/]+)\/members\/([^/]+)$/);
     if (request.method === 'GET' && member) {
@@ -295,6 +338,12 @@ export const startFakeTeams = async ({
     /** The activities posted into a conversation. */
     sentTo: (conversationId: string) =>
       activities.filter((sent) => sent.conversationId === conversationId),
+    /** The activities replaced by updateActivity, in order. */
+    updates,
+    /** The next `count` updates answer 502. */
+    failUpdates: (count: number) => {
+      failingUpdates = count;
+    },
     /** The next `count` activities answer HTTP 429 with Retry-After (the Bot Connector's throttle). */
     rateLimit: (count: number, retryAfterSeconds: number) => {
       failing = { status: 429, remaining: count, retryAfter: retryAfterSeconds };

@@ -64,6 +64,9 @@ export const startFakeWebex = async ({ token = 'webex-bot-token' }: { token?: st
   const botId = 'Y2lzY29zcGFyazovL3VzL1BFT1BMRS9ib3Q';
   const people: { id: string; email: string }[] = [];
   const messages: WebexMessage[] = [];
+  /** Messages the bot deleted (an answered question's card). */
+  const deleted: WebexMessage[] = [];
+  let failingDeletes = 0;
   const refused: { path: string; problems: string[] }[] = [];
   const hooks: {
     id: string;
@@ -139,6 +142,24 @@ export const startFakeWebex = async ({ token = 'webex-bot-token' }: { token?: st
       messages.push(message);
       return sendJson(response, 200, { id: message.id, personId: json.toPersonId });
     }
+    // https://developer.webex.com/docs/api/v1/messages/delete-a-message: DELETE
+    // /v1/messages/{messageId} answers 204 No Content; a message that is not there, 404.
+    const deleting = path.match(/^\/v1\/messages\/([^/]+)$/);
+    if (request.method === 'DELETE' && deleting) {
+      if (failingDeletes > 0) {
+        failingDeletes -= 1;
+        return sendJson(response, 503, { message: 'Service Unavailable' });
+      }
+      const id = decodeURIComponent(deleting[1]!);
+      const message = messages.find((candidate) => candidate.id === id);
+      if (!message || deleted.includes(message))
+        return sendJson(response, 404, { message: 'The requested resource could not be found.' });
+      // Kept in `messages` (a test's indexes stay put), listed as deleted.
+      deleted.push(message);
+      response.writeHead(204);
+      response.end();
+      return;
+    }
     if (path === '/v1/webhooks' && request.method === 'GET')
       return sendJson(response, 200, { items: hooks });
     if (path === '/v1/webhooks' && request.method === 'POST') {
@@ -187,6 +208,11 @@ export const startFakeWebex = async ({ token = 'webex-bot-token' }: { token?: st
       const person = { id: `person-${people.length + 1}`, email };
       people.push(person);
       return person;
+    },
+    deleted,
+    /** The next `count` deletions answer 503. */
+    failDeletes: (count: number) => {
+      failingDeletes = count;
     },
     /** Webex's 429 (rate limited) with Retry-After `seconds` on the next `count` messages. */
     rateLimit: (count: number, seconds = 2) => {

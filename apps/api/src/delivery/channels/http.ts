@@ -32,7 +32,7 @@ export class ProviderUnreachableError extends Error {}
 const REQUEST_TIMEOUT_MS = 10_000;
 
 export type JsonCall = {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   token?: string;
   body?: unknown;

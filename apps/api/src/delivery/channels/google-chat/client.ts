@@ -198,6 +198,22 @@ export const createGoogleChatConnector = (
     });
     return { providerMessageId: sent.name, payload };
   },
+  // spaces.messages.patch (https://developers.google.com/workspace/chat/api/reference/rest/v1/spaces.messages/patch):
+  // PATCH /v1/{message.name} with the fields to replace named in `updateMask` (required); with
+  // app authentication only the app's own messages can be updated, which the question is.
+  closeQuestion: async (connection, _identity, question) => {
+    const closed = renderGoogleChat(question.message, {
+      functionUrl: chatFunctionUrl(settings.publicUrl, connection),
+      closed: question,
+    });
+    await callJson({
+      method: 'PATCH',
+      url: `${settings.apiUrl}/v1/${question.providerMessageId}?updateMask=text,cardsV2`,
+      token: await tokenOf(connection),
+      body: { text: closed.text, cardsV2: closed.cardsV2 },
+      codeOf,
+    });
+  },
   test: async (connection) => {
     const endpointUrl = settings.publicUrl
       ? chatEndpointUrl(settings.publicUrl, connection.uuid)

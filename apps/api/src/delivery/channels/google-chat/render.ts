@@ -1,5 +1,6 @@
 import {
   choicesOf,
+  closedAnswerLine,
   feedbackLines,
   formatHtml,
   learnerTexts,
@@ -7,7 +8,7 @@ import {
   summaryOf,
 } from '../../render-common.ts';
 import type { TextStyle } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../message.ts';
+import type { ChannelMessage, ClosedQuestion, RenderedPayload } from '../../message.ts';
 
 // Google Chat: one message with a card (cardsV2) in the learner's DM space. The lesson's HTML
 // becomes Chat's HTML subset; the answers are buttons whose action carries the delivery and the
@@ -42,7 +43,14 @@ export const GOOGLE_CHAT_MESSAGE_BYTES = 32_000;
  */
 export const renderGoogleChat = (
   message: ChannelMessage,
-  { functionUrl }: { functionUrl?: string | null } = {},
+  {
+    functionUrl,
+    closed,
+  }: {
+    functionUrl?: string | null;
+    /** The lesson's question once answered: the chosen answer in place of the buttons. */
+    closed?: ClosedQuestion;
+  } = {},
 ): RenderedPayload => {
   const texts = learnerTexts(message.language);
   const { lesson } = message;
@@ -113,8 +121,9 @@ export const renderGoogleChat = (
         const choices = choicesOf(lesson);
         sections.push({
           header: escapeHtml(lesson.assessment.question),
-          widgets:
-            choices.length > 0
+          widgets: closed
+            ? [paragraph(`<b>${escapeHtml(closedAnswerLine(closed))}</b>`)]
+            : choices.length > 0
               ? [
                   {
                     buttonList: {

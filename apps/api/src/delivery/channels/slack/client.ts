@@ -3,7 +3,7 @@ import type { ErrorCode as SlackErrorCode, WebAPICallError, WebClient } from '@s
 import { commonJsExports } from '../../../lib/commonjs.ts';
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connector } from '../../connector.ts';
-import { renderSlack } from './render.ts';
+import { renderSlack, renderSlackClosed } from './render.ts';
 import type { Connection, ErrorVerdict } from '../../message.ts';
 
 // The Slack connector: @slack/web-api against the configured base URL (a fake in tests), no
@@ -41,6 +41,10 @@ const PERMANENT_ERRORS = new Set([
   'team_access_not_granted',
   'restricted_action',
   'ekm_access_denied',
+  // chat.update's own (https://docs.slack.dev/reference/methods/chat.update#errors).
+  'message_not_found',
+  'cant_update_message',
+  'edit_window_closed',
 ]);
 
 /** A Slack Web API client; @slack/web-api (and axios) load on first use, not at start (issue 18). */
@@ -163,6 +167,15 @@ export const createSlackConnector = (settings: ChannelSettings['slack']): Connec
         providerMessageId: `${result.channel ?? ''}:${result.ts ?? ''}`,
         payload: rendered,
       };
+    },
+    // chat.update (https://docs.slack.dev/reference/methods/chat.update): the message by its
+    // `channel` and `ts`, as chat.postMessage answered them; `blocks` replace the old ones.
+    closeQuestion: async (connection, _identity, question) => {
+      const [channel = '', ts = ''] = question.providerMessageId.split(':');
+      const closed = renderSlackClosed(question) as { text: string; blocks: unknown[] };
+      await (
+        await clientOf(connection)
+      ).chat.update({ channel, ts, text: closed.text, blocks: closed.blocks as never });
     },
     test: async (connection) => {
       const result = await (await clientOf(connection)).auth.test();

@@ -1,6 +1,7 @@
 import {
   answerCallback,
   choicesOf,
+  closedAnswerLine,
   enrolmentCallback,
   feedbackLines,
   formatHtml,
@@ -9,7 +10,7 @@ import {
   summaryOf,
 } from '../../render-common.ts';
 import type { TextStyle } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../message.ts';
+import type { ChannelMessage, ClosedQuestion, RenderedPayload } from '../../message.ts';
 
 // Slack: chat.postMessage with Block Kit, within Slack's published limits, splitting rather
 // than cutting: a section's text at most 3000 characters (longer content becomes several
@@ -122,7 +123,10 @@ const answerBlocks = (message: ChannelMessage): Record<string, unknown>[] => {
   return blocks;
 };
 
-const lessonBlocks = (message: ChannelMessage): Record<string, unknown>[] => {
+const lessonBlocks = (
+  message: ChannelMessage,
+  closed?: ClosedQuestion,
+): Record<string, unknown>[] => {
   const texts = learnerTexts(message.language);
   const { lesson } = message;
   if (!lesson) return [];
@@ -148,7 +152,9 @@ const lessonBlocks = (message: ChannelMessage): Record<string, unknown>[] => {
         `*${escapeMrkdwn(lesson.assessment.question)}*${open ? `\n${escapeMrkdwn(texts.openAnswer)}` : ''}`,
       ),
     );
-    blocks.push(...answerBlocks(message));
+    blocks.push(
+      ...(closed ? sections(`*${escapeMrkdwn(closedAnswerLine(closed))}*`) : answerBlocks(message)),
+    );
   }
   return blocks;
 };
@@ -199,3 +205,12 @@ export const renderSlack = (message: ChannelMessage): RenderedPayload => {
     unfurl_links: false,
   };
 };
+
+/**
+ * The question once answered, for chat.update (issue 28): the same lesson, its buttons (and the
+ * numbered list they stood for) replaced by the chosen answer, marked.
+ */
+export const renderSlackClosed = (question: ClosedQuestion): RenderedPayload => ({
+  text: plain(summaryOf(question.message), SLACK_LIMITS.fallbackText),
+  blocks: lessonBlocks(question.message, question),
+});

@@ -67,6 +67,10 @@ export const createTokenSource = (settings: ChannelSettings['teams']) => {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
+/** The Bot Connector URL of a conversation, on the service URL Teams gave with it. */
+const conversationUrl = (reference: ConversationReference) =>
+  `${trimSlash(reference.serviceUrl)}/v3/conversations/${encodeURIComponent(reference.conversationId)}`;
+
 /** No personal conversation with the learner is known: they have not installed the app. */
 export class TeamsNotInstalledError extends Error {}
 
@@ -122,12 +126,25 @@ export const createTeamsConnector = (
     const payload = renderTeamsActivity(message);
     const sent = await callJson<{ id: string }>({
       method: 'POST',
-      url: `${trimSlash(reference.serviceUrl)}/v3/conversations/${encodeURIComponent(reference.conversationId)}/activities`,
+      url: `${conversationUrl(reference)}/activities`,
       token: await tokenOf(connection),
       body: payload,
       codeOf,
     });
     return { providerMessageId: sent.id, payload };
+  },
+  // Update activity (Bot Connector REST, https://learn.microsoft.com/en-us/azure/bot-service/rest-api/bot-framework-rest-connector-api-reference#update-activity):
+  // PUT /v3/conversations/{conversationId}/activities/{activityId}, the replacement activity as
+  // the body; the activity id is the one the send answered.
+  closeQuestion: async (connection, identity, question) => {
+    const reference = JSON.parse(identity.conversationId ?? '{}') as ConversationReference;
+    await callJson<{ id?: string }>({
+      method: 'PUT',
+      url: `${conversationUrl(reference)}/activities/${encodeURIComponent(question.providerMessageId)}`,
+      token: await tokenOf(connection),
+      body: { ...renderTeamsActivity(question.message, question), id: question.providerMessageId },
+      codeOf,
+    });
   },
   test: async (connection) => {
     await tokenOf(connection);
@@ -145,7 +162,7 @@ export const fetchTeamsMember = async (
   memberId: string,
 ) =>
   callJson<{ id: string; email?: string; userPrincipalName?: string; aadObjectId?: string }>({
-    url: `${trimSlash(reference.serviceUrl)}/v3/conversations/${encodeURIComponent(reference.conversationId)}/members/${encodeURIComponent(memberId)}`,
+    url: `${conversationUrl(reference)}/members/${encodeURIComponent(memberId)}`,
     token: await tokenOf(connection),
     codeOf,
   });

@@ -2,6 +2,7 @@ import {
   MARKDOWN,
   answerAction,
   choicesOf,
+  closedAnswerLine,
   enrolmentAction,
   feedbackLines,
   formatHtml,
@@ -10,7 +11,7 @@ import {
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../message.ts';
+import type { ChannelMessage, ClosedQuestion, RenderedPayload } from '../../message.ts';
 
 // Teams: one Bot Framework message activity with an Adaptive Card 1.5. The question's answers
 // are an Input.ChoiceSet with one submit (Teams shows at most six actions, so never a button
@@ -38,8 +39,14 @@ const text = (value: string, extra: Element = {}) => ({
   ...extra,
 });
 
-/** The message activity a lesson, reminder or invitation is sent as. */
-export const renderTeamsActivity = (message: ChannelMessage): RenderedPayload => {
+/**
+ * The message activity a lesson, reminder or invitation is sent as; `closed`: the lesson's
+ * question once answered (updateActivity), the chosen answer in place of the input and submit.
+ */
+export const renderTeamsActivity = (
+  message: ChannelMessage,
+  closed?: ClosedQuestion,
+): RenderedPayload => {
   const texts = learnerTexts(message.language);
   const { lesson } = message;
   const body: Element[] = [];
@@ -69,6 +76,10 @@ export const renderTeamsActivity = (message: ChannelMessage): RenderedPayload =>
     if (lesson.assessment) {
       body.push(text(`**${texts.question}:** ${lesson.assessment.question}`, { separator: true }));
       const choices = choicesOf(lesson);
+      if (closed) {
+        body.push(text(closedAnswerLine(closed), { weight: 'Bolder' }));
+        return activityOf(message, body, actions);
+      }
       body.push(
         choices.length > 0
           ? {
@@ -87,10 +98,12 @@ export const renderTeamsActivity = (message: ChannelMessage): RenderedPayload =>
       actions.push({ type: 'Action.Submit', title: texts.send, data });
     }
   }
-  return {
-    type: 'message',
-    summary: summaryOf(message),
-    text: summaryOf(message),
-    attachments: [card(body, actions)],
-  };
+  return activityOf(message, body, actions);
 };
+
+const activityOf = (message: ChannelMessage, body: Element[], actions: Element[]) => ({
+  type: 'message',
+  summary: summaryOf(message),
+  text: summaryOf(message),
+  attachments: [card(body, actions)],
+});

@@ -5,7 +5,7 @@ import type { Connector } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
-import { renderWebexMessages } from './render.ts';
+import { renderWebexClosed, renderWebexMessages } from './render.ts';
 import type { ChannelMessage, Connection, ErrorVerdict, RenderedPayload } from '../../message.ts';
 
 // The Webex connector: plain fetch against the configured base URL (CCP_WEBEX_API_URL), the
@@ -157,6 +157,26 @@ export const createWebexConnector = (settings: ChannelSettings['webex']): Connec
       }
       // The last message is the question card when there is one: the message answers refer to.
       return { providerMessageId: state.ids.at(-1) ?? '', payload: asOnePayload(state.parts) };
+    },
+    // A card cannot be edited (https://developer.webex.com/docs/api/v1/messages/edit-a-message
+    // takes text and markdown only), so the answered card is deleted
+    // (https://developer.webex.com/docs/api/v1/messages/delete-a-message) and the closed question
+    // posted after it: the deletion first, so a failure never leaves two questions.
+    closeQuestion: async (connection, identity, question) => {
+      await callJson({
+        method: 'DELETE',
+        url: api(settings, `/v1/messages/${encodeURIComponent(question.providerMessageId)}`),
+        token: token(connection),
+        codeOf,
+      });
+      const { toPersonEmail: _email, ...body } = renderWebexClosed(question);
+      await callJson({
+        method: 'POST',
+        url: api(settings, '/v1/messages'),
+        token: token(connection),
+        body: { ...body, toPersonId: identity.providerUserId },
+        codeOf,
+      });
     },
     test: async (connection) => {
       const targetUrl = webexWebhookUrl(settings);

@@ -3,6 +3,7 @@ import {
   answerAction,
   asOnePayload,
   choicesOf,
+  closedAnswerLine,
   enrolmentAction,
   feedbackLines,
   formatHtml,
@@ -12,7 +13,7 @@ import {
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
-import type { ChannelMessage, RenderedPayload } from '../../message.ts';
+import type { ChannelMessage, ClosedQuestion, RenderedPayload } from '../../message.ts';
 
 // Webex: POST /v1/messages with markdown (at most 7 439 bytes a message) and, for a question,
 // an Adaptive Card 1.3 (Webex's version) with the answers as a choice set and one submit. The
@@ -144,3 +145,19 @@ export const renderWebexMessages = (message: ChannelMessage): RenderedPayload[] 
 /** The messages as one payload, the rest in `continued` (the outbox's record, the preview). */
 export const renderWebex = (message: ChannelMessage): RenderedPayload =>
   asOnePayload(renderWebexMessages(message));
+
+/**
+ * The question once answered (issue 28), posted in place of its card, which is deleted (a card
+ * cannot be edited): the question and the chosen answer, marked, as markdown without buttons.
+ */
+export const renderWebexClosed = (question: ClosedQuestion): RenderedPayload => {
+  const { message } = question;
+  const texts = learnerTexts(message.language);
+  return {
+    toPersonEmail: message.recipient.address,
+    markdown: [
+      `**${texts.question}:** ${message.lesson?.assessment?.question ?? ''}`,
+      `**${closedAnswerLine(question)}**`,
+    ].join('\n'),
+  };
+};
