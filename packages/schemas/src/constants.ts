@@ -115,11 +115,12 @@ export const REPEAT_RIGHT_IN_A_ROW = 2;
 export const REPEATS_PER_DAY = 2;
 /** Repeats go on for at most this many days after the course's last lesson. */
 export const REPEAT_DAYS_AFTER_LAST_LESSON = 30;
-
+/**
  * A course's reminder policy (issue 28): reminders of an unread lesson, the hours between them
  * (the first that long after delivery), and the learner paused after that many consecutive
  * unanswered lessons (0: never). Defaults: one reminder after 24 hours, as before the policy, and
  * a pause after 3 unanswered lessons (docs/decisions.md).
+ */
 export const REMINDER_POLICY_DEFAULTS = {
   reminder_count: 1,
   reminder_interval_hours: 24,
@@ -129,8 +130,10 @@ export const REMINDER_COUNT_MAX = 5;
 /** A week: a longer wait is no reminder of today's lesson. */
 export const REMINDER_INTERVAL_HOURS_MAX = 168;
 export const AUTO_PAUSE_AFTER_MAX = 10;
+/**
  * Courses saved before the policy: one reminder after 24 hours and no auto-pause, which is what
  * their creators published.
+ */
 export const LEGACY_REMINDER_POLICY = {
   reminder_count: 1,
   reminder_interval_hours: 24,
