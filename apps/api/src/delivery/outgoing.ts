@@ -173,7 +173,7 @@ export const invitationMessage = (
  * answer: the lesson's own, else the standard one).
  */
 export const feedbackOf = (
-  row: FeedbackRow,
+  row: Pick<FeedbackRow, 'answer_index' | 'answer_correct' | 'feedback_status' | 'language'>,
   lesson: LessonContent | null,
   completion: Completion | null,
 ): Feedback => {

@@ -1,5 +1,9 @@
-import { DELIVERY_TIME_ZONE, DISTRIBUTION_DEFAULTS, deliveryCalendarDate } from '@ccp/schemas';
-import { DELIVERY_TIME_ZONE, deliveryCalendarDate, REMINDER_POLICY_DEFAULTS } from '@ccp/schemas';
+import {
+  DELIVERY_TIME_ZONE,
+  DISTRIBUTION_DEFAULTS,
+  deliveryCalendarDate,
+  REMINDER_POLICY_DEFAULTS,
+} from '@ccp/schemas';
 import type { TAssessment, TDistribution } from '@ccp/schemas';
 import type { Insertable, Transaction } from 'kysely';
 
