@@ -38,6 +38,8 @@ import type { NoticeRow } from './pause.ts';
 import { progressRepository } from './progress-repository.ts';
 import { dueRepeats, missedRepeats, plannedRepeats, repeatFeedback } from './repeats.ts';
 import { dueReminders } from './reminder-policy.ts';
+// SchedulerApp names the app's decorations (db, clock…), declared on FastifyInstance there.
+import type {} from '../context.ts';
 
 // The in-process scheduler. Each tick: close enrolments whose time has come, send opt-in
 // invitations, send every due lesson, mark answers missed after 72 hours (pausing a learner after
