@@ -91,8 +91,13 @@ describe('repeats over Slack', async () => {
     });
     const user = fake.addUser(learners[0]!.email!);
     const toUser = () => fake.messages.filter((message) => message.userId === user.id);
+    // Every question sent: with its buttons, or closed after its answer (chat.update, issue 28).
     const questions = () =>
-      toUser().filter((message) => message.blocks.some((block) => block.type === 'actions'));
+      toUser().filter(
+        (message) =>
+          message.blocks.some((block) => block.type === 'actions') ||
+          fake.updates.some((update) => update.ts === message.ts),
+      );
 
     await tickAt(DAY1);
     const [lesson1] = questions();
