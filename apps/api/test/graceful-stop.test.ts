@@ -133,8 +133,16 @@ describe('SIGTERM on the built server (apps/api/dist)', () => {
     const half = Math.floor(small.payload.length / 2);
     const inFlight = request(`${base}/api/v1/learners/imports`, {
       method: 'POST',
-      headers: { ...auth, ...small.headers, 'content-length': String(small.payload.length) },
+      headers: {
+        ...auth,
+        ...small.headers,
+        'content-length': String(small.payload.length),
+        // The server answers 100 Continue once it has the headers: the request is then in flight
+        // (without it, SIGTERM could overtake headers the server has not read yet).
+        expect: '100-continue',
+      },
     });
+    const continued = new Promise<void>((resolve) => inFlight.once('continue', () => resolve()));
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       inFlight.on('response', (response) => {
         let body = '';
@@ -143,6 +151,8 @@ describe('SIGTERM on the built server (apps/api/dist)', () => {
       });
       inFlight.on('error', reject);
     });
+    inFlight.flushHeaders();
+    await continued;
     await new Promise<void>((resolve) =>
       inFlight.write(small.payload.subarray(0, half), () => resolve()),
     );
@@ -151,7 +161,11 @@ describe('SIGTERM on the built server (apps/api/dist)', () => {
     child?.kill('SIGTERM');
     // From then on a new connection is refused (a load balancer polling /api/ready on a kept
     // connection reads 503 until it closes).
+    // The signal reaches the server a moment later: until then it is still ready.
     let fresh = await freshGet(`${base}/api/ready`);
+    for (let tries = 0; tries < 1000 && fresh === 200; tries += 1) {
+      fresh = await freshGet(`${base}/api/ready`);
+    }
     for (let tries = 0; tries < 1000 && fresh !== 'refused'; tries += 1) {
       expect(fresh).toBe(503);
       fresh = await freshGet(`${base}/api/ready`);
