@@ -185,6 +185,7 @@ describe('Slack delivery', async () => {
       .selectFrom('lesson_deliveries')
       .select('feedback_status')
       .where('learner_uuid', '=', learners[0]!.uuid)
+      .where('day', '=', 1)
       .executeTakeFirstOrThrow();
     expect(delivery.feedback_status).toBe('sent');
     expect(await closeFailures(learners[0]!.uuid)).toEqual([
