@@ -185,6 +185,8 @@ export const repeatsRepository = {
       .where('r.status', '=', 'waiting')
       .where('r.send_at', '<=', nowIso)
       .where('e.status', 'in', REPEATING_ENROLMENT_STATUSES)
+      // A paused learner's lessons are held until they are resumed, and so are their repeats.
+      .where('e.paused_at', 'is', null)
       .where('c.status', 'in', REPEATING_COURSE_STATUSES)
       .where('c.deleted_at', 'is', null)
       .where('l.deleted_at', 'is', null)

@@ -3,6 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fsrsDue, hasStuck, repeatSendAt } from '../../src/delivery/repeat-schedule.ts';
 import type { RepeatCalendar } from '../../src/delivery/repeat-schedule.ts';
 import { DAY1, DAY2, channelWorld } from '../fixtures/channels.ts';
+import { authHeaders, enrolmentsOf } from '../fixtures/delivery.ts';
+import { call } from '../helper.ts';
 import { startFakeSlack } from '../fakes/slack.ts';
 
 // "Repeat questions until they stick" (issue 28): a question answered wrong comes back on the day
@@ -71,9 +73,12 @@ describe('repeats: FSRS schedule and limits', () => {
 describe('repeats over Slack', async () => {
   const fake = await startFakeSlack();
   afterAll(() => fake.close());
-  const { app, connect, webhook, enrol, tickAt, deliveriesOfDay } = await channelWorld('slack', {
-    slack: { apiUrl: fake.apiUrl },
-  });
+  const { app, world, connect, webhook, enrol, tickAt, deliveriesOfDay } = await channelWorld(
+    'slack',
+    {
+      slack: { apiUrl: fake.apiUrl },
+    },
+  );
   const nowSeconds = () => Math.floor(app.clock.now().getTime() / 1000);
   const repeatOf = (deliveryUuid: string) =>
     app.db
@@ -147,5 +152,46 @@ describe('repeats over Slack', async () => {
     expect(history.map((answer) => answer.right)).toEqual([false, true, true]);
     await tickAt(plusDays(second.send_at!, 10));
     expect(questions()).toHaveLength(before + 1);
+  });
+
+  // Paused learners get no lessons (issue 28): nor the questions those lessons left to repeat.
+  it('holds a paused learner’s repeat until they are resumed', async () => {
+    await connect({ bot_token: fake.token, signing_secret: fake.signingSecret });
+    const { course, learners } = await enrol([{}], {
+      distribution: { repeat_questions: true, target_retention: 90 },
+    });
+    const user = fake.addUser(learners[0]!.email!);
+    const toUser = () => fake.messages.filter((message) => message.userId === user.id);
+    await tickAt(DAY1);
+    const [lesson1] = toUser();
+    await webhook(
+      fake.tapRequest(lesson1!, 1, { nowSeconds: Math.floor(Date.parse(DAY1) / 1000) }),
+    );
+    await tickAt(DAY1);
+    const day1 = (await deliveriesOfDay(course))[0]!;
+    expect(await repeatOf(day1.uuid)).toMatchObject({ status: 'waiting', send_at: DAY2 });
+
+    const [enrolment] = await enrolmentsOf(app, course);
+    const url = `/api/v1/learners/${learners[0]!.uuid}/enrollments/${enrolment!.uuid}`;
+    const headers = await authHeaders(app, world);
+    expect((await call(app, { method: 'POST', url: `${url}/pause`, headers })).statusCode).toBe(
+      200,
+    );
+    // The tick after the pause sends its confirmation; nothing else goes while paused.
+    await tickAt(new Date(Date.parse(DAY1) + 60_000).toISOString());
+    const sent = toUser().length;
+    await tickAt(DAY2);
+    expect(toUser()).toHaveLength(sent);
+    expect(await repeatOf(day1.uuid)).toMatchObject({ status: 'waiting', sends: 0 });
+
+    // A new sign-in: a day has passed on the clock since the pause.
+    const resume = {
+      method: 'POST' as const,
+      url: `${url}/resume`,
+      headers: await authHeaders(app, world),
+    };
+    expect((await call(app, resume)).statusCode).toBe(200);
+    await tickAt(new Date(Date.parse(DAY2) + 60_000).toISOString());
+    expect(await repeatOf(day1.uuid)).toMatchObject({ status: 'sent', sends: 1 });
   });
 });
