@@ -7,10 +7,10 @@ import type { DeliveryDeps } from './enrolment.ts';
 import { applyChannelEvents } from './events.ts';
 import { feedbackRepository } from './feedback-repository.ts';
 import { learnerOfProviderUser, touchInbound } from './identities.ts';
-import { enrolmentKeyword } from './keywords.ts';
+import { enrolmentKeyword, typedChoice } from './keywords.ts';
 import type { EnrolmentKeyword } from './keywords.ts';
 import { pauseRepository } from './pause.ts';
-import { OPEN_ANSWER_MAX } from './render-common.ts';
+import { OPEN_ANSWER_MAX, answerInputId, textInputId } from './render-common.ts';
 import { answerRepeat } from './repeats.ts';
 import type { DeliveryWake } from './wake.ts';
 
@@ -66,8 +66,10 @@ export const parseAction = (value: unknown): InboundAction | null => {
     typeof record.delivery_uuid === 'string' &&
     UUID.test(record.delivery_uuid)
   ) {
-    const answer = Number(record.answer);
-    const text = answerText(record.text);
+    // A card asking several questions names each one's input by its lesson send (repeatsCardBody).
+    const uuid = record.delivery_uuid;
+    const answer = Number(record.answer ?? record[answerInputId(uuid)]);
+    const text = answerText(record.text ?? record[textInputId(uuid)]);
     return {
       type: 'answered',
       delivery_uuid: record.delivery_uuid,
@@ -142,48 +144,71 @@ const judge = async (
   return action.text === undefined ? null : { correct: true, text: action.text };
 };
 
+type TypedReply = {
+  companyUuid: string;
+  channel: TChannelKey;
+  learnerUuid: string;
+  text: string;
+  /** Lesson sends the learner has not seen yet (WhatsApp's, waiting for the window). */
+  exclude?: string[];
+};
+
 /**
- * A message the learner typed in the chat (not a button) as an answer: it answers their latest
- * question on this channel still waiting (sent, neither answered nor missed) — any text an open
- * question, an answer's number ("2", "2.") a multiple choice. Null when it answers nothing.
+ * The learner's latest question on the channel still waiting for an answer: a lesson's (sent,
+ * neither answered nor missed), or one asked again ("Repeat questions until they stick": the
+ * repeat sent and unanswered, known by its lesson send). Of two asked at once (one message with
+ * a day's repeats) the first in the message.
+ */
+const waitingQuestion = async (db: Db, reply: TypedReply) => {
+  const exclude = reply.exclude ?? [];
+  const ofLearner = () =>
+    withLesson(db)
+      .where('d.company_uuid', '=', reply.companyUuid)
+      .where('d.learner_uuid', '=', reply.learnerUuid)
+      .where('d.channel', '=', reply.channel)
+      .where('lessons.assessment', 'is not', null)
+      .$if(exclude.length > 0, (query) => query.where('d.uuid', 'not in', exclude));
+  const [lesson, repeat] = await Promise.all([
+    ofLearner()
+      .select(['d.uuid', 'lessons.assessment', 'd.sent_at as asked_at'])
+      .where('d.status', '=', 'sent')
+      .where('d.answered_at', 'is', null)
+      .where('d.missed_at', 'is', null)
+      .orderBy('d.sent_at', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+    ofLearner()
+      .innerJoin('question_repeats as r', 'r.delivery_uuid', 'd.uuid')
+      .select(['d.uuid', 'lessons.assessment', 'r.sent_at as asked_at'])
+      .where('r.status', '=', 'sent')
+      .orderBy('r.sent_at', 'desc')
+      .orderBy('d.uuid')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  if (!lesson || !repeat) return lesson ?? repeat;
+  return (repeat.asked_at ?? '') >= (lesson.asked_at ?? '') ? repeat : lesson;
+};
+
+/**
+ * A message the learner typed in the chat (not a button) as an answer to their waiting question
+ * (waitingQuestion): any text an open question; for a choice question the answer it names
+ * (typedChoice: "2", "B", the answer's text, TRUE / vero / wahr). Null when it answers nothing.
  */
 export const replyAction = async (
   deps: Pick<DeliveryDeps, 'db'>,
-  reply: {
-    companyUuid: string;
-    channel: TChannelKey;
-    learnerUuid: string;
-    text: string;
-    /** Lesson sends the learner has not seen yet (WhatsApp's, waiting for the window). */
-    exclude?: string[];
-  },
+  reply: TypedReply,
 ): Promise<InboundAction | null> => {
   const text = answerText(reply.text);
   if (text === undefined) return null;
-  const exclude = reply.exclude ?? [];
-  const waiting = await withLesson(deps.db)
-    .select(['d.uuid', 'lessons.assessment'])
-    .where('d.company_uuid', '=', reply.companyUuid)
-    .where('d.learner_uuid', '=', reply.learnerUuid)
-    .where('d.channel', '=', reply.channel)
-    .where('d.status', '=', 'sent')
-    .where('d.answered_at', 'is', null)
-    .where('d.missed_at', 'is', null)
-    .where('lessons.assessment', 'is not', null)
-    .$if(exclude.length > 0, (query) => query.where('d.uuid', 'not in', exclude))
-    .orderBy('d.sent_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const waiting = await waitingQuestion(deps.db, reply);
   if (!waiting?.assessment) return null;
   const assessment = JSON.parse(waiting.assessment) as TAssessment;
   if (assessment.type === 'open_answer') {
     return { type: 'answered', delivery_uuid: waiting.uuid, text };
   }
-  const number = /^([1-9]\d?)\.?$/.exec(text);
-  const index = number ? Number(number[1]) - 1 : -1;
-  return index >= 0 && index < assessment.answers.length
-    ? { type: 'answered', delivery_uuid: waiting.uuid, answer: index }
-    : null;
+  const index = typedChoice(assessment, text);
+  return index === null ? null : { type: 'answered', delivery_uuid: waiting.uuid, answer: index };
 };
 
 /** Keeps the provider's message id; false when it was seen before (a retried webhook). */
@@ -279,6 +304,16 @@ export const applyInbound = async (deps: InboundDeps, inbound: Inbound): Promise
   }
 };
 
+/** RESUME resumes what is paused; with nothing paused, the learner hears their course goes on. */
+const resumeOrConfirm = async (
+  deps: InboundDeps,
+  learner: { companyUuid: string; learnerUuid: string; channel: TChannelKey },
+): Promise<number> => {
+  const paused = await pauseRepository.pausedOnChannel(deps.db, learner);
+  if (paused.length === 0) return pauseRepository.confirmRunning(deps, learner);
+  return (await pauseRepository.resume(deps, paused)).length;
+};
+
 /**
  * A learner's STOP ends their enrolments on the channel; RESUME (RIPRENDI, WEITER) resumes their
  * paused ones there. The learner is told at once (the wake sends the notice). `ignored` when there
@@ -297,12 +332,7 @@ const applyKeyword = async (
   const changed =
     keyword === 'stop'
       ? await pauseRepository.stop(deps, learner)
-      : (
-          await pauseRepository.resume(
-            deps,
-            await pauseRepository.pausedOnChannel(deps.db, learner),
-          )
-        ).length;
+      : await resumeOrConfirm(deps, learner);
   if (changed === 0) return 'ignored';
   deps.deliveryWake?.notify();
   return 'recorded';

@@ -1,4 +1,5 @@
 import { LOCALES } from '@ccp/schemas';
+import type { TAssessment } from '@ccp/schemas';
 
 import { t } from '../i18n/texts.ts';
 
@@ -19,7 +20,9 @@ type WordsKey =
   | 'server.channel.joinWords'
   | 'server.channel.declineWords'
   | 'server.channel.resumeWords'
-  | 'server.channel.stopWords';
+  | 'server.channel.stopWords'
+  | 'server.channel.trueWords'
+  | 'server.channel.falseWords';
 
 /** The words of every language for one meaning. */
 export const wordsOf = (key: WordsKey): Set<string> =>
@@ -36,4 +39,37 @@ export const enrolmentKeyword = (text: string): EnrolmentKeyword | null => {
   if (STOP_WORDS.has(word)) return 'stop';
   if (RESUME_WORDS.has(word)) return 'resume';
   return null;
+};
+
+const TRUE_WORDS = wordsOf('server.channel.trueWords');
+const FALSE_WORDS = wordsOf('server.channel.falseWords');
+
+/** A single letter A–K naming an answer ("B", "b)", "(c)"). */
+const LETTER = /^\(?([a-k])\)?$/;
+/** An answer's number ("2", "2)"; "2." loses its dot to normalizeWord). */
+const NUMBER = /^\(?([1-9]\d?)\)?$/;
+
+/**
+ * Which answer of a choice question a typed message names, instead of tapping (issue 28): its
+ * number ("2"), its letter ("B"), its text, or for a true/false question true or false in any of
+ * our languages (TRUE, vero, wahr). True/false answers are the wizard's "True" then "False"
+ * (in the lesson's language): one whose text is a true (false) word is taken, else the first
+ * (second). Null when the message names none of them.
+ */
+export const typedChoice = (assessment: TAssessment, text: string): number | null => {
+  const { answers } = assessment;
+  const word = normalizeWord(text);
+  const inRange = (index: number) => (index >= 0 && index < answers.length ? index : null);
+  const number = NUMBER.exec(word);
+  if (number) return inRange(Number(number[1]) - 1);
+  const byText = answers.findIndex((answer) => normalizeWord(answer.text) === word);
+  if (byText >= 0) return byText;
+  const letter = LETTER.exec(word);
+  if (letter) return inRange(letter[1]!.charCodeAt(0) - 'a'.charCodeAt(0));
+  if (assessment.type !== 'true_false') return null;
+  const truth = TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : null;
+  if (truth === null) return null;
+  const words = truth ? TRUE_WORDS : FALSE_WORDS;
+  const named = answers.findIndex((answer) => words.has(normalizeWord(answer.text)));
+  return named >= 0 ? named : inRange(truth ? 0 : 1);
 };

@@ -11,7 +11,14 @@ import type {
 // failure means. Types only, importing nothing of delivery/: renderers, connectors, webhooks and
 // the scheduler all stand on this file, so none of them needs another to name what it passes on.
 
-export type MessageKind = 'lesson' | 'reminder' | 'invitation' | 'feedback';
+/** `repeats`: a day's questions asked again, in one message (issue 28, `repeats`). */
+export type MessageKind = 'lesson' | 'reminder' | 'invitation' | 'feedback' | 'repeats';
+
+/**
+ * A question asked again ("Repeat questions until they stick"): the lesson send whose question it
+ * is (its answers come back under that send, as the lesson's did) and that lesson.
+ */
+export type RepeatQuestion = { deliveryUuid: string; lesson: LessonContent };
 
 /** How the learner did over the course, told with the feedback on its last lesson. */
 export type Completion = { answered: number; right: number };
@@ -70,6 +77,11 @@ export type ChannelMessage = {
   totalDays: number;
   /** A feedback message's content. */
   feedback?: Feedback;
+  /**
+   * A `repeats` message's questions, in order (at most REPEATS_PER_DAY): `deliveryUuid` and
+   * `lesson` are the first one's.
+   */
+  repeats?: RepeatQuestion[];
 };
 
 /**

@@ -24,7 +24,26 @@ export type NoticeRow = LessonSendRow & { notice: Notice };
 /** Enrolments the learner's STOP ends: everything still going (paused too), or waiting to go. */
 const STOPPABLE = ['invited', 'enrolled'];
 
-/** Queues a confirmation on the latest lesson send of these enrolments (none sent: no notice). */
+/**
+ * The lesson send a confirmation goes with: the latest one sent, else (nothing sent yet: a learner
+ * invited, or joined with the first lesson tomorrow) the first one planned, whatever became of it
+ * (a STOP cancels it): the notice needs only its course, learner and channel.
+ */
+const noticeCarrier = async (trx: Executor, enrolmentUuids: string[]) => {
+  const ofEnrolments = () =>
+    trx
+      .selectFrom('lesson_deliveries')
+      .select('uuid')
+      .where('enrollment_uuid', 'in', enrolmentUuids);
+  const latest = await ofEnrolments()
+    .where('status', '=', 'sent')
+    .orderBy('sent_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return latest ?? ofEnrolments().orderBy('day').orderBy('uuid').limit(1).executeTakeFirst();
+};
+
+/** Queues a confirmation with these enrolments' lesson send (noticeCarrier). */
 const queueNotice = async (
   trx: Executor,
   enrolmentUuids: string[],
@@ -32,19 +51,12 @@ const queueNotice = async (
   nowIso: string,
 ): Promise<void> => {
   if (enrolmentUuids.length === 0) return;
-  const latest = await trx
-    .selectFrom('lesson_deliveries')
-    .select('uuid')
-    .where('enrollment_uuid', 'in', enrolmentUuids)
-    .where('status', '=', 'sent')
-    .orderBy('sent_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!latest) return;
+  const carrier = await noticeCarrier(trx, enrolmentUuids);
+  if (!carrier) return;
   await trx
     .updateTable('lesson_deliveries')
     .set({ notice, updated_at: nowIso })
-    .where('uuid', '=', latest.uuid)
+    .where('uuid', '=', carrier.uuid)
     .execute();
 };
 
@@ -89,6 +101,24 @@ const pause = async (
     .returning('uuid')
     .execute();
   return paused.map((row) => row.uuid);
+};
+
+/** The learner's enrolments going on a channel, paused or not. */
+const enrolledOnChannel = async (
+  db: Db,
+  learner: { companyUuid: string; learnerUuid: string; channel: TChannelKey },
+  paused: boolean,
+): Promise<string[]> => {
+  const rows = await db
+    .selectFrom('enrollments')
+    .select('uuid')
+    .where('company_uuid', '=', learner.companyUuid)
+    .where('learner_uuid', '=', learner.learnerUuid)
+    .where('channel', '=', learner.channel)
+    .where('status', '=', 'enrolled')
+    .where('paused_at', paused ? 'is not' : 'is', null)
+    .execute();
+  return rows.map((row) => row.uuid);
 };
 
 export const pauseRepository = {
@@ -180,22 +210,25 @@ export const pauseRepository = {
     });
   },
 
+  /**
+   * RESUME from a learner with nothing paused on the channel, but lessons still coming there (the
+   * first one tomorrow, say): they are told their course continues, and nothing changes.
+   * Answers how many enrolments that was (none: the RESUME answers nothing).
+   */
+  confirmRunning: async (
+    deps: DeliveryDeps,
+    learner: { companyUuid: string; learnerUuid: string; channel: TChannelKey },
+  ): Promise<number> => {
+    const running = await enrolledOnChannel(deps.db, learner, false);
+    await queueNotice(deps.db, running, 'resumed', deps.clock.now().toISOString());
+    return running.length;
+  },
+
   /** The learner's paused enrolments on a channel (what their RESUME resumes). */
-  pausedOnChannel: async (
+  pausedOnChannel: (
     db: Db,
     learner: { companyUuid: string; learnerUuid: string; channel: TChannelKey },
-  ): Promise<string[]> => {
-    const rows = await db
-      .selectFrom('enrollments')
-      .select('uuid')
-      .where('company_uuid', '=', learner.companyUuid)
-      .where('learner_uuid', '=', learner.learnerUuid)
-      .where('channel', '=', learner.channel)
-      .where('status', '=', 'enrolled')
-      .where('paused_at', 'is not', null)
-      .execute();
-    return rows.map((row) => row.uuid);
-  },
+  ): Promise<string[]> => enrolledOnChannel(db, learner, true),
 
   /**
    * A trainer pauses one enrolment (enrolled only); answers whether it was. The learner is not

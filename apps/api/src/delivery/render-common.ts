@@ -53,6 +53,8 @@ export type LearnerTexts = {
   notice: Record<Notice, (course: string) => string>;
   yourAnswer: (answer: string) => string;
   answerReceived: string;
+  repeatsTitle: string;
+  repeatFrom: (course: string, day: number, title: string) => string;
 };
 
 /** The words around a lesson in the learner's language (`server.channel.*` in locales/server). */
@@ -83,6 +85,8 @@ const textsFor = (lang: TLocale): LearnerTexts => ({
   },
   yourAnswer: (answer) => t(lang, 'server.channel.yourAnswer', { answer }),
   answerReceived: t(lang, 'server.channel.answerReceived'),
+  repeatsTitle: t(lang, 'server.channel.repeatsTitle'),
+  repeatFrom: (course, day, title) => t(lang, 'server.channel.repeatFrom', { course, day, title }),
 });
 
 const TEXTS: Record<TLocale, LearnerTexts> = {
@@ -287,6 +291,7 @@ export const summaryOf = (message: ChannelMessage): string => {
   if (message.kind === 'invitation') return texts.invitationTitle(message.courseName);
   if (message.kind === 'reminder') return texts.reminderTitle;
   if (message.kind === 'feedback') return feedbackLines(message)[0] ?? message.courseName;
+  if (message.kind === 'repeats') return `${texts.repeatsTitle} (${message.courseName})`;
   return `${message.lesson?.title ?? message.courseName} (${message.courseName})`;
 };
 
@@ -311,4 +316,106 @@ export const feedbackLines = (message: ChannelMessage): string[] => {
       ? [texts.completion(message.courseName, completion.right, completion.answered)]
       : []),
   ].filter((line) => line !== '');
+};
+
+// --- A day's questions asked again, in one message (issue 28) ----------------------------------
+
+/** A question of a `repeats` message: where it is from, and the lesson message that asked it. */
+export type RepeatedQuestion = { from: string; asked: ChannelMessage };
+
+/**
+ * A `repeats` message's questions with an assessment, each as the lesson message it asks again
+ * (so a channel renders its answers as it does a lesson's, under that lesson's send), with the
+ * line naming the course, day and lesson it is from.
+ */
+export const repeatedQuestions = (message: ChannelMessage): RepeatedQuestion[] => {
+  const texts = learnerTexts(message.language);
+  return (message.repeats ?? [])
+    .filter((question) => question.lesson.assessment)
+    .map((question) => ({
+      from: texts.repeatFrom(message.courseName, question.lesson.day, question.lesson.title),
+      asked: {
+        ...message,
+        kind: 'lesson',
+        deliveryUuid: question.deliveryUuid,
+        lesson: question.lesson,
+        repeats: undefined,
+      },
+    }));
+};
+
+/**
+ * The inputs of a card asking several questions (Teams, Webex), one per question, named by the
+ * question's lesson send: a submit carries every input of the card, and parseAction reads the
+ * one of the send its data names.
+ */
+export const answerInputId = (deliveryUuid: string) => `answer:${deliveryUuid}`;
+export const textInputId = (deliveryUuid: string) => `text:${deliveryUuid}`;
+
+/**
+ * The body of an Adaptive Card asking a day's repeated questions (Teams 1.5, Webex 1.3): the
+ * title, then per question a container with where it is from, the question, its answers (a
+ * choice set, or a text input) and its own Send. Nothing is required: answering one question
+ * must not wait for the other.
+ */
+export const repeatsCardBody = (message: ChannelMessage): Record<string, unknown>[] => {
+  const texts = learnerTexts(message.language);
+  const body: Record<string, unknown>[] = [
+    { type: 'TextBlock', text: texts.repeatsTitle, wrap: true, weight: 'Bolder', size: 'Medium' },
+  ];
+  for (const { from, asked } of repeatedQuestions(message)) {
+    const uuid = asked.deliveryUuid ?? '';
+    const choices = choicesOf(asked.lesson);
+    const input =
+      choices.length > 0
+        ? {
+            type: 'Input.ChoiceSet',
+            id: answerInputId(uuid),
+            style: 'expanded',
+            isRequired: false,
+            choices: choices.map((answer, index) => ({ title: answer.text, value: String(index) })),
+          }
+        : { ...openAnswerInput(texts.openAnswer), id: textInputId(uuid), isRequired: false };
+    const { answer: _index, ...data } = answerAction(uuid, 0);
+    body.push({
+      type: 'Container',
+      separator: true,
+      items: [
+        { type: 'TextBlock', text: from, wrap: true, isSubtle: true },
+        {
+          type: 'TextBlock',
+          text: asked.lesson?.assessment?.question ?? '',
+          wrap: true,
+          weight: 'Bolder',
+        },
+        input,
+        { type: 'ActionSet', actions: [{ type: 'Action.Submit', title: texts.send, data }] },
+      ],
+    });
+  }
+  return body;
+};
+
+/** "Question 1", "Question 2": how a message of several questions tells them apart. */
+export const repeatNumber = (texts: LearnerTexts, index: number) =>
+  `${texts.question} ${index + 1}`;
+
+/**
+ * A day's repeated questions as plain lines (WhatsApp's text, Webex's fallback): the title, then
+ * each question with where it is from and its numbered answers, and how to answer by typing.
+ */
+export const repeatsLines = (
+  message: ChannelMessage,
+  bold: (text: string) => string = (text) => text,
+): string[] => {
+  const texts = learnerTexts(message.language);
+  const lines = [bold(texts.repeatsTitle)];
+  for (const [index, { from, asked }] of repeatedQuestions(message).entries()) {
+    const choices = choicesOf(asked.lesson);
+    const question = asked.lesson?.assessment?.question ?? '';
+    lines.push('', from, bold(`${repeatNumber(texts, index)}: ${question}`));
+    lines.push(...choices.map((answer, index) => `${index + 1}. ${answer.text}`));
+    if (choices.length === 0) lines.push(texts.openAnswer);
+  }
+  return lines;
 };

@@ -58,6 +58,21 @@ const repeatSends = (db: Db) =>
     .innerJoin('question_repeats as r', 'r.delivery_uuid', 'd.uuid')
     .innerJoin('enrollments as e', 'e.uuid', 'r.enrollment_uuid');
 
+/** Repeats due now of learners and courses they may still go to, earliest first. */
+const dueRepeatRows = (db: Db, nowIso: string) =>
+  repeatSends(db)
+    .select([...MESSAGE_COLUMNS, 'r.enrollment_uuid', 'r.history'])
+    .where('r.status', '=', 'waiting')
+    .where('r.send_at', '<=', nowIso)
+    .where('e.status', 'in', REPEATING_ENROLMENT_STATUSES)
+    // A paused learner's lessons are held until they are resumed, and so are their repeats.
+    .where('e.paused_at', 'is', null)
+    .where('c.status', 'in', REPEATING_COURSE_STATUSES)
+    .where('c.deleted_at', 'is', null)
+    .where('l.deleted_at', 'is', null)
+    .orderBy('r.send_at')
+    .orderBy('r.delivery_uuid');
+
 export const repeatsRepository = {
   /** Courses with "Repeat questions until they stick" on whose repeats may still go. */
   repeatingCourses: async (db: Db): Promise<RepeatingCourse[]> => {
@@ -180,18 +195,21 @@ export const repeatsRepository = {
 
   /** Repeats due now of learners and courses they may still go to, earliest first. */
   due: (db: Db, nowIso: string, limit: number): Promise<DueRepeatRow[]> =>
-    repeatSends(db)
-      .select([...MESSAGE_COLUMNS, 'r.enrollment_uuid', 'r.history'])
-      .where('r.status', '=', 'waiting')
-      .where('r.send_at', '<=', nowIso)
-      .where('e.status', 'in', REPEATING_ENROLMENT_STATUSES)
-      // A paused learner's lessons are held until they are resumed, and so are their repeats.
-      .where('e.paused_at', 'is', null)
-      .where('c.status', 'in', REPEATING_COURSE_STATUSES)
-      .where('c.deleted_at', 'is', null)
-      .where('l.deleted_at', 'is', null)
-      .orderBy('r.send_at')
-      .orderBy('r.delivery_uuid')
+    dueRepeatRows(db, nowIso).limit(limit).execute(),
+
+  /**
+   * The enrolment's other repeats due now (at most `limit`), to go in one message with `except`
+   * (a day's repeats are one message per learner).
+   */
+  dueWith: (
+    db: Db,
+    except: { uuid: string; enrollment_uuid: string },
+    nowIso: string,
+    limit: number,
+  ): Promise<DueRepeatRow[]> =>
+    dueRepeatRows(db, nowIso)
+      .where('r.enrollment_uuid', '=', except.enrollment_uuid)
+      .where('r.delivery_uuid', '!=', except.uuid)
       .limit(limit)
       .execute(),
 

@@ -1,4 +1,4 @@
-import { MISSED_ANSWER_HOURS, deliveryCalendarDate } from '@ccp/schemas';
+import { MISSED_ANSWER_HOURS, REPEATS_PER_DAY, deliveryCalendarDate } from '@ccp/schemas';
 import type { TDistribution } from '@ccp/schemas';
 import type { CompiledQuery } from 'kysely';
 
@@ -15,6 +15,8 @@ import type {
   RepeatCandidate,
   RepeatFeedbackRow,
 } from './repeats-repository.ts';
+import type { ChannelAdapter } from './channels.ts';
+import type { ChannelMessage, LessonContent } from './message.ts';
 import type { Drain, TickContext } from './scheduler.ts';
 
 // "Repeat questions until they stick" (issue 28) in the scheduler's one claim-send loop: lesson
@@ -106,9 +108,51 @@ export const plannedRepeats = (ctx: TickContext): Drain<PlannedCandidate> => ({
 const settingsOf = async (ctx: TickContext, courseUuid: string) =>
   (await ctx.lookups.planOf(courseUuid))?.distribution ?? null;
 
+/** A due repeat with the lesson it asks again and the course's number of days. */
+type Askable = { row: DueRepeatRow; lesson: LessonContent; totalDays: number };
+
+/**
+ * The learner's other repeats due now, claimed to go with `row` (at most REPEATS_PER_DAY in all):
+ * a day's repeats are one message per learner. One another tick took stays with it.
+ */
+const claimSiblings = async (ctx: TickContext, row: DueRepeatRow): Promise<DueRepeatRow[]> => {
+  const { app, nowIso } = ctx;
+  const others = await repeatsRepository.dueWith(app.db, row, nowIso, REPEATS_PER_DAY - 1);
+  const claimed: DueRepeatRow[] = [];
+  for (const other of others) {
+    const taken = await app.db.executeQuery(repeatsRepository.claim(app.db, other.uuid, nowIso));
+    if (Number(taken.numAffectedRows) === 1) claimed.push(other);
+  }
+  return claimed;
+};
+
+/** One question again as its lesson's message; two or more as one `repeats` message. */
+const repeatsMessage = (
+  adapter: ChannelAdapter,
+  address: string,
+  asked: [Askable, ...Askable[]],
+): ChannelMessage => {
+  const [first] = asked;
+  const message = lessonMessage(
+    'lesson',
+    adapter,
+    first.row,
+    address,
+    first.lesson,
+    first.totalDays,
+  );
+  if (asked.length === 1) return message;
+  return {
+    ...message,
+    kind: 'repeats',
+    repeats: asked.map(({ row, lesson }) => ({ deliveryUuid: row.uuid, lesson })),
+  };
+};
+
 /**
  * Every repeat due now, after the day's lessons (the tick sends those first): the lesson's
- * question again, as a message of its own. One that does not go is tried the next day.
+ * question again, a learner's repeats of the day together in one message. One that does not go
+ * is tried the next day.
  */
 export const dueRepeats = (ctx: TickContext): Drain<DueRepeatRow> => {
   const { app, nowIso } = ctx;
@@ -119,22 +163,35 @@ export const dueRepeats = (ctx: TickContext): Drain<DueRepeatRow> => {
       : { history: parseHistory(row.history), status: 'ended' as const, sendAt: null };
     return [repeatsRepository.reschedule(app.db, row.uuid, 'sending', next, nowIso)];
   };
+  const allLater = async (rows: DueRepeatRow[]) => (await Promise.all(rows.map(later))).flat();
+  /** The repeat's lesson, still with its question (null: gone, or no question now). */
+  const askableOf = async (row: DueRepeatRow): Promise<Askable | null> => {
+    const [plan, lesson] = await ctx.lookups.lessonOf(row);
+    return plan && lesson?.assessment ? { row, lesson, totalDays: plan.days.length } : null;
+  };
   return {
     select: (limit) => repeatsRepository.due(app.db, nowIso, limit),
     claim: (row) => repeatsRepository.claim(app.db, row.uuid, nowIso),
     send: async (row, adapter) => {
-      const [plan, lesson] = await ctx.lookups.lessonOf(row);
+      const rows = [row, ...(await claimSiblings(ctx, row))];
+      const found = await Promise.all(rows.map(askableOf));
+      const asked = found.filter((item): item is Askable => item !== null);
+      const gone = await allLater(rows.filter((_, index) => found[index] === null));
       const address = addressOf(row.channel, row);
-      if (!plan || !lesson?.assessment || !address) return later(row);
-      const message = lessonMessage('lesson', adapter, row, address, lesson, plan.days.length);
-      const outcome = await ctx.send(adapter, message);
+      const [first, ...more] = asked;
+      if (!first || !address) return [...gone, ...(await allLater(asked.map((item) => item.row)))];
+      const outcome = await ctx.send(adapter, repeatsMessage(adapter, address, [first, ...more]));
       const end = endOfOutcome(adapter.key, outcome, app.clock.now());
       if (!outcome.ok || end.status !== 'sent') {
         app.log.warn({ delivery: row.uuid }, 'repeat not sent');
-        return later(row);
+        return [...gone, ...(await allLater(asked.map((item) => item.row)))];
       }
       const at = app.clock.now().toISOString();
-      return [...outcome.records, repeatsRepository.sent(app.db, row.uuid, at)];
+      return [
+        ...outcome.records,
+        ...gone,
+        ...asked.map((item) => repeatsRepository.sent(app.db, item.row.uuid, at)),
+      ];
     },
   };
 };

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createRateLimiter, sendWithRetries } from '../../src/delivery/channels.ts';
 import type { ChannelAdapter } from '../../src/delivery/channels.ts';
 import { CHANNELS } from '../../src/delivery/channels/index.ts';
+import { parseAction } from '../../src/delivery/inbound.ts';
 import { formatHtml } from '../../src/delivery/render-common.ts';
+import { adaptiveCardProblems } from '../fakes/adaptive-cards.ts';
+import { blockProblems } from '../fakes/slack.ts';
 import type { ChannelMessage, LessonContent } from '../../src/delivery/message.ts';
 
 const DELIVERY = '3f1e0c9a-7b2d-4e5f-8a6b-1c2d3e4f5a6b';
@@ -368,6 +371,137 @@ describe('CHANNELS[channel].render: one message, five channel payloads', () => {
     expect((CHANNELS.whatsapp.render(reminder) as any).text.body).toContain(
       'You have not opened "Anchoring" of Negotiation Basics yet.',
     );
+  });
+});
+
+// After the last lesson a day's repeats have no lesson to ride along with: they go as one message
+// per learner (issue 28), each question with its own answers, within each channel's limits.
+describe('a day’s repeated questions, one message on each channel', () => {
+  const SECOND = '5d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d';
+  const trueFalse: LessonContent = {
+    ...lesson,
+    day: 4,
+    title: 'Silence',
+    assessment: {
+      question: 'Silence after an offer helps.',
+      type: 'true_false',
+      mandatory: true,
+      answers: [
+        { text: 'True', correct: true, response: 'Yes.' },
+        { text: 'False', correct: false, response: 'No.' },
+      ],
+      thank_you_message: null,
+    },
+  };
+  const repeats = (channel: ChannelMessage['channel'], overrides: Partial<ChannelMessage> = {}) =>
+    message({
+      kind: 'repeats',
+      channel,
+      repeats: [
+        { deliveryUuid: DELIVERY, lesson },
+        { deliveryUuid: SECOND, lesson: trueFalse },
+      ],
+      ...overrides,
+    });
+  const answered = (delivery: string, answer: number) => ({
+    type: 'answered',
+    delivery_uuid: delivery,
+    answer,
+  });
+
+  it('Slack: one message, each question where it is from with its own buttons', () => {
+    const payload = CHANNELS.slack.render(repeats('slack')) as any;
+    expect(blockProblems(payload.blocks)).toEqual([]);
+    expect(payload.text).toBe('Questions to try again (Negotiation Basics)');
+    const blocks = list<any>(payload.blocks);
+    expect(
+      blocks.filter((block) => block.type === 'context').map((b): unknown => b.elements[0].text),
+    ).toEqual(['Negotiation Basics · Day 2: Anchoring', 'Negotiation Basics · Day 4: Silence']);
+    const actions = blocks.filter((block) => block.type === 'actions');
+    expect(
+      actions.map((block): unknown[] =>
+        list<any>(block.elements).map((b): unknown => JSON.parse(b.value)),
+      ),
+    ).toEqual([
+      [answered(DELIVERY, 0), answered(DELIVERY, 1), answered(DELIVERY, 2)],
+      [answered(SECOND, 0), answered(SECOND, 1)],
+    ]);
+  });
+
+  it('Teams and Webex: one card, a choice set per question named by its send, each with its Send', () => {
+    const teams = CHANNELS['ms-teams'].render(repeats('ms-teams')) as any;
+    const teamsCard = teams.attachments[0].content;
+    expect(adaptiveCardProblems(teamsCard, { version: '1.5', maxActions: 6 })).toEqual([]);
+    const webex = CHANNELS.webex.render(repeats('webex')) as any;
+    expect(webex.continued).toBeUndefined();
+    expect(webex.markdown).toContain('**Question 2: Silence after an offer helps.**');
+    const webexCard = webex.attachments[0].content;
+    expect(adaptiveCardProblems(webexCard, { version: '1.3' })).toEqual([]);
+    for (const card of [teamsCard, webexCard]) {
+      const containers = list<any>(card.body).filter((element) => element.type === 'Container');
+      expect(containers.map((container): unknown => container.items[2].id)).toEqual([
+        `answer:${DELIVERY}`,
+        `answer:${SECOND}`,
+      ]);
+      const submit = containers[1].items[3].actions[0];
+      // A submit carries every input of the card: the one of its own send is the answer.
+      const inputs = { [`answer:${DELIVERY}`]: '2', [`answer:${SECOND}`]: '1' };
+      expect(parseAction({ ...submit.data, ...inputs })).toEqual(answered(SECOND, 1));
+    }
+  });
+
+  it('Google Chat: one card, a section per question with its buttons', () => {
+    const payload = CHANNELS['google-chat'].render(
+      repeats('google-chat', { language: 'de' }),
+    ) as any;
+    const card = payload.cardsV2[0].card;
+    expect(card.header.title).toBe('Fragen zum Wiederholen');
+    expect(list<any>(card.sections).map((section): unknown => section.header)).toEqual([
+      'Who should anchor first?',
+      'Silence after an offer helps.',
+    ]);
+    const buttons = list<any>(card.sections[1].widgets[1].buttonList.buttons);
+    expect(buttons.map((button): unknown => button.onClick.action.parameters[1].value)).toEqual([
+      SECOND,
+      SECOND,
+    ]);
+  });
+
+  it('WhatsApp: one list message with a section per question; an open question makes it one text', () => {
+    const whatsapp = { address: '+393331234567' };
+    const payload = CHANNELS.whatsapp.render(
+      repeats('whatsapp', { language: 'it', recipient: { ...message().recipient, ...whatsapp } }),
+    ) as any;
+    expect(payload.continued).toBeUndefined();
+    expect(payload.interactive.type).toBe('list');
+    expect(payload.interactive.body.text).toContain('*Domanda 2: Silence after an offer helps.*');
+    const sections = list<any>(payload.interactive.action.sections);
+    expect(sections.map((section): unknown => section.title)).toEqual(['Domanda 1', 'Domanda 2']);
+    expect(
+      sections.map((section): unknown[] =>
+        list<any>(section.rows).map((r): unknown => JSON.parse(r.id)),
+      ),
+    ).toEqual([
+      [answered(DELIVERY, 0), answered(DELIVERY, 1), answered(DELIVERY, 2)],
+      [answered(SECOND, 0), answered(SECOND, 1)],
+    ]);
+    const open = {
+      ...trueFalse,
+      assessment: { ...trueFalse.assessment!, type: 'open_answer' as const, answers: [] },
+    };
+    const typed = CHANNELS.whatsapp.render(
+      repeats('whatsapp', {
+        recipient: { ...message().recipient, ...whatsapp },
+        repeats: [
+          { deliveryUuid: DELIVERY, lesson },
+          { deliveryUuid: SECOND, lesson: open },
+        ],
+      }),
+    ) as any;
+    expect(typed.continued).toBeUndefined();
+    expect(typed.type).toBe('text');
+    expect(typed.text.body).toContain('1. The better prepared side');
+    expect(typed.text.body).toContain('*Question 2: Silence after an offer helps.*');
   });
 });
 

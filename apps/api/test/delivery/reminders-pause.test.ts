@@ -5,8 +5,9 @@ import { MESSAGES } from '@ccp/schemas';
 import type { TCourseLearner, TLearnerCourseDelivery } from '@ccp/schemas';
 
 import { startFakeSlack } from '../fakes/slack.ts';
+import type { FakeSlackUser } from '../fakes/slack.ts';
 import { startFakeWhatsApp } from '../fakes/whatsapp.ts';
-import { channelWorld } from '../fixtures/channels.ts';
+import { START, channelWorld } from '../fixtures/channels.ts';
 import {
   authHeaders,
   courseBody,
@@ -272,6 +273,75 @@ describe('RESUME and STOP on Slack', async () => {
     ]);
     // A RESUME after STOP does not bring the learner back: only the trainer's lists do.
     expect((await write('resume')).json).toEqual({ status: 'ignored' });
+  });
+});
+
+describe('STOP and RESUME before the first lesson, on Slack', async () => {
+  const fake = await startFakeSlack();
+  afterAll(() => fake.close());
+  const {
+    app,
+    connect,
+    webhook,
+    enrol,
+    tickAt: tickSlack,
+  } = await channelWorld('slack', {
+    slack: { apiUrl: fake.apiUrl },
+  });
+  const nowSeconds = () => Math.floor(app.clock.now().getTime() / 1000);
+
+  // A learner who has had no lesson yet (invited, or joined with the first lesson tomorrow) had
+  // no lesson send for the confirmation to go with: their STOP ended the enrolment in silence.
+  it('ends the enrolment of an invited or joined learner with the confirmation; RESUME says their course goes on', async () => {
+    await connect({ bot_token: fake.token, signing_secret: fake.signingSecret });
+    const { course, learners } = await enrol([{}, {}, { locale: 'it' }], {
+      days: 2,
+      distribution: { disabled_enrolment_opt_in: false, reminder_count: 0 },
+    });
+    const [joined, invited, waiting] = learners.map((learner) => fake.addUser(learner.email!));
+    const lastTo = (user: { id: string }) =>
+      fake.messages.filter((message) => message.userId === user.id).at(-1)!;
+    expect(await tickSlack(START)).toMatchObject({ invitations: 3 });
+    for (const user of [joined!, waiting!]) {
+      const tap = fake.tapRequest(lastTo(user), 0, { nowSeconds: nowSeconds() });
+      expect((await webhook(tap)).json).toEqual({ status: 'recorded' });
+    }
+    const statuses = async () =>
+      Object.fromEntries(
+        (await enrolmentsOf(app, course)).map((row) => [
+          row.learner_uuid,
+          [row.status, row.pause_reason ?? null],
+        ]),
+      );
+    const [joinedUuid, invitedUuid, waitingUuid] = learners.map((learner) => learner.uuid);
+    expect(await statuses()).toEqual({
+      [joinedUuid!]: ['enrolled', null],
+      [invitedUuid!]: ['invited', null],
+      [waitingUuid!]: ['enrolled', null],
+    });
+
+    app.testClock.set(plus(START, 10 * 60_000));
+    const write = (user: FakeSlackUser, text: string) =>
+      webhook(fake.messageEvent(user, text, { nowSeconds: nowSeconds() }));
+    expect((await write(joined!, 'STOP')).json).toEqual({ status: 'recorded' });
+    expect((await write(invited!, 'Stopp')).json).toEqual({ status: 'recorded' });
+    expect((await write(waiting!, 'riprendi')).json).toEqual({ status: 'recorded' });
+    expect(await statuses()).toEqual({
+      [joinedUuid!]: ['dropped', 'stop'],
+      [invitedUuid!]: ['dropped', 'stop'],
+      [waitingUuid!]: ['enrolled', null],
+    });
+
+    await tickSlack(plus(START, 15 * 60_000));
+    const stopped = '⏹ You will receive no more lessons of Negotiation basics.';
+    expect(lastTo(joined!).text).toBe(stopped);
+    expect(lastTo(invited!).text).toBe(stopped);
+    expect(lastTo(waiting!).text).toBe(
+      '▶️ Negotiation basics riprende: la prossima lezione è in arrivo.',
+    );
+    // Only the learner still in gets day 1.
+    expect(await tickSlack(DAY1)).toMatchObject({ sent: 1, notices: 0 });
+    expect(JSON.stringify(lastTo(waiting!).blocks)).toContain('Day 1');
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { typedChoice } from '../../src/delivery/keywords.ts';
 import { fsrsDue, hasStuck, repeatSendAt } from '../../src/delivery/repeat-schedule.ts';
 import type { RepeatCalendar } from '../../src/delivery/repeat-schedule.ts';
 import { DAY1, DAY2, channelWorld } from '../fixtures/channels.ts';
@@ -70,6 +71,45 @@ describe('repeats: FSRS schedule and limits', () => {
   });
 });
 
+// What a typed message names instead of a tap, on every channel (issue 28, the loose ends).
+describe('typed answers to a choice question', () => {
+  const question = (type: 'multiple_choice' | 'true_false', answers: string[]) => ({
+    type,
+    question: 'Q?',
+    mandatory: true,
+    answers: answers.map((text, index) => ({ text, correct: index === 0, response: 'OK' })),
+    thank_you_message: null,
+  });
+  const choice = question('multiple_choice', ['Right', 'Wrong', 'Maybe']);
+
+  it('takes a number, a letter or the answer’s text; nothing else', () => {
+    expect(
+      ['2', '2.', '(2)', 'B', 'b)', ' wrong! ', 'WRONG'].map((t) => typedChoice(choice, t)),
+    ).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    expect(['4', 'd', 'wrongly', 'true', ''].map((t) => typedChoice(choice, t))).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('takes true or false in any of our languages, whatever the buttons are called', () => {
+    const german = question('true_false', ['Richtig', 'Falsch']);
+    const english = question('true_false', ['True', 'False']);
+    for (const tf of [german, english]) {
+      expect(['true', 'Vero', 'WAHR', 'richtig'].map((t) => typedChoice(tf, t))).toEqual([
+        0, 0, 0, 0,
+      ]);
+      expect(['false', 'falso', 'Falsch!'].map((t) => typedChoice(tf, t))).toEqual([1, 1, 1]);
+    }
+    // Buttons in the other order: the word still names the right one.
+    const reversed = question('true_false', ['Falso', 'Vero']);
+    expect([typedChoice(reversed, 'true'), typedChoice(reversed, 'falsch')]).toEqual([1, 0]);
+  });
+});
+
 describe('repeats over Slack', async () => {
   const fake = await startFakeSlack();
   afterAll(() => fake.close());
@@ -87,10 +127,9 @@ describe('repeats over Slack', async () => {
       .where('delivery_uuid', '=', deliveryUuid)
       .executeTakeFirstOrThrow();
 
-  it('brings a wrong answer back on the scheduled day after the lesson, until right twice', async () => {
-    expect(
-      (await connect({ bot_token: fake.token, signing_secret: fake.signingSecret })).json.data,
-    ).toMatchObject({ status: 'connected' });
+  /** A fresh learner on Slack, enrolled on a two-day course that repeats questions. */
+  const enrolRepeating = async () => {
+    const connected = await connect({ bot_token: fake.token, signing_secret: fake.signingSecret });
     const { course, learners } = await enrol([{}], {
       distribution: { repeat_questions: true, target_retention: 90 },
     });
@@ -103,6 +142,21 @@ describe('repeats over Slack', async () => {
           message.blocks.some((block) => block.type === 'actions') ||
           fake.updates.some((update) => update.ts === message.ts),
       );
+    return { connected, course, user, toUser, questions };
+  };
+
+  /** The same, day 1's question answered wrong and its feedback sent. */
+  const wrongOnDayOne = async () => {
+    const learner = await enrolRepeating();
+    await tickAt(DAY1);
+    await webhook(fake.tapRequest(learner.questions()[0]!, 1, { nowSeconds: nowSeconds() }));
+    await tickAt(DAY1);
+    return learner;
+  };
+
+  it('brings a wrong answer back on the scheduled day after the lesson, until right twice', async () => {
+    const { connected, course, toUser, questions } = await enrolRepeating();
+    expect(connected.json.data).toMatchObject({ status: 'connected' });
 
     await tickAt(DAY1);
     const [lesson1] = questions();
@@ -152,6 +206,96 @@ describe('repeats over Slack', async () => {
     expect(history.map((answer) => answer.right)).toEqual([false, true, true]);
     await tickAt(plusDays(second.send_at!, 10));
     expect(questions()).toHaveLength(before + 1);
+  });
+
+  // After the last lesson there is no lesson to ride along with: a day's two repeats went as two
+  // messages; they go as one, each question with its own buttons (issue 28, the loose ends).
+  it('sends a day’s two repeats after the last lesson as one message, each answered on its own', async () => {
+    const { course, toUser, questions } = await wrongOnDayOne();
+    await tickAt(DAY2);
+    const [, lesson2, repeat1] = questions();
+    // Day 2's question and day 1's again, both wrong: both come back on day 3, which has no lesson.
+    await webhook(fake.tapRequest(lesson2!, 1, { nowSeconds: nowSeconds() }));
+    await webhook(fake.tapRequest(repeat1!, 1, { nowSeconds: nowSeconds() }));
+    await tickAt(new Date(Date.parse(DAY2) + 60_000).toISOString());
+    const [day1, day2] = [
+      (await deliveriesOfDay(course, 1))[0]!,
+      (await deliveriesOfDay(course, 2))[0]!,
+    ];
+    const day3 = '2026-11-25T08:30:00.000Z';
+    expect(await repeatOf(day1.uuid)).toMatchObject({ status: 'waiting', send_at: day3 });
+    expect(await repeatOf(day2.uuid)).toMatchObject({ status: 'waiting', send_at: day3 });
+
+    const before = toUser().length;
+    await tickAt(day3);
+    expect(toUser()).toHaveLength(before + 1);
+    const both = toUser().at(-1)!;
+    expect(both.text).toBe('Questions to try again (Negotiation basics)');
+    // Each question with where it is from, in the order of the buttons that answer it.
+    const ids = both.blocks
+      .filter((block) => block.type === 'actions')
+      .map((block) => block.block_id as string);
+    const days = both.blocks
+      .filter((block) => block.type === 'context')
+      .map((block) => block.elements[0].text as string);
+    const byDay = { [`answer:${day1.uuid}`]: 1, [`answer:${day2.uuid}`]: 2 };
+    expect(ids.map((id) => byDay[id])).toEqual(
+      days.map((text) => Number(/Day (\d)/.exec(text)![1])),
+    );
+    expect([...days].sort()).toEqual([
+      'Negotiation basics · Day 1: Day 1 in en',
+      'Negotiation basics · Day 2: Day 2 in en',
+    ]);
+    expect(await repeatOf(day1.uuid)).toMatchObject({ status: 'sent', sends: 2 });
+    expect(await repeatOf(day2.uuid)).toMatchObject({ status: 'sent', sends: 1 });
+
+    // The second question's button answers day 2's repeat, and only it.
+    const block = ids.indexOf(`answer:${day2.uuid}`);
+    const tap = fake.tapRequest(both, 0, { nowSeconds: nowSeconds(), block });
+    expect((await webhook(tap)).json).toEqual({ status: 'recorded' });
+    expect(await repeatOf(day2.uuid)).toMatchObject({
+      answer_correct: 1,
+      feedback_status: 'pending',
+    });
+    expect(await repeatOf(day1.uuid)).toMatchObject({ status: 'sent', answer_correct: null });
+    await tickAt(day3);
+    expect(JSON.stringify(toUser().at(-1))).toContain('Right!');
+  });
+
+  // Typed instead of tapped (buttons gone, or a habit): the letter or the answer's text answers
+  // the question asked again, as a typed number answers a lesson's (issue 28, the loose ends).
+  it('takes a typed letter or answer text as the answer to the repeat waiting for one', async () => {
+    const { course, user, toUser } = await wrongOnDayOne();
+    await tickAt(DAY2);
+    const [day1, day2] = [
+      (await deliveriesOfDay(course, 1))[0]!,
+      (await deliveriesOfDay(course, 2))[0]!,
+    ];
+    expect(await repeatOf(day1.uuid)).toMatchObject({ status: 'sent' });
+    const write = (text: string) =>
+      webhook(fake.messageEvent(user, text, { nowSeconds: nowSeconds() }));
+
+    // The repeat came after day 2's lesson: "a" answers it (Right), and day 2's question waits.
+    expect((await write('a')).json).toEqual({ status: 'recorded' });
+    const repeat = await repeatOf(day1.uuid);
+    expect(repeat).toMatchObject({ status: 'waiting', answer_correct: 1, answer_index: 0 });
+    expect((JSON.parse(repeat.history) as { right: boolean }[]).map((a) => a.right)).toEqual([
+      false,
+      true,
+    ]);
+    expect((await deliveriesOfDay(course, 2))[0]!.answered_at).toBeNull();
+    // Then the answer's text answers day 2's own question.
+    expect((await write('Wrong')).json).toEqual({ status: 'recorded' });
+    expect((await deliveriesOfDay(course, 2))[0]).toMatchObject({
+      uuid: day2.uuid,
+      answer_correct: 0,
+    });
+    // Nothing waits any more: more text answers nothing.
+    expect((await write('b')).json).toEqual({ status: 'ignored' });
+    await tickAt(DAY2);
+    const told = JSON.stringify(toUser().slice(-2));
+    expect(told).toContain('Right!');
+    expect(told).toContain('Not quite');
   });
 
   // Paused learners get no lessons (issue 28): nor the questions those lessons left to repeat.

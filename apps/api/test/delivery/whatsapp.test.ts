@@ -162,6 +162,53 @@ describe('WhatsApp delivery', async () => {
     expect(fake.refused).toEqual([]);
   });
 
+  // Typing is how WhatsApp learners often answer: a letter answers a lesson's question and, once
+  // it comes back ("Repeat questions until they stick"), the repeat (issue 28, the loose ends).
+  it('a typed letter answers the lesson’s question, and the day after the question asked again', async () => {
+    const phone = '+393339990077';
+    const waId = to(phone);
+    const { course } = await enrol([{ phone }], {
+      distribution: { repeat_questions: true, target_retention: 90 },
+    });
+    await tickAt(DAY1);
+    app.testClock.set(LEARNERS_WRITE);
+    expect((await post(fake.typeText(waId, 'Hello'))).json).toEqual({ status: 'recorded' });
+    expect((await post(fake.typeText(waId, 'B'))).json).toEqual({ status: 'recorded' });
+    expect(await answersOfDay(course)).toEqual([0]);
+    await tickAt(LEARNERS_WRITE);
+
+    // Day 2, inside the window: the lesson, then day 1's question again, each with its buttons.
+    const sentBefore = fake.messages.length;
+    await tickAt(DAY2);
+    const questions = fake.messages
+      .slice(sentBefore)
+      .filter((message) => message.to === waId && message.type === 'interactive');
+    expect(questions.map((message): unknown => message.interactive.body.text)).toEqual([
+      '*Question:* Which answer is right?',
+      '*Question:* Which answer is right?',
+    ]);
+    const day1 = await app.db
+      .selectFrom('lesson_deliveries')
+      .select('uuid')
+      .where('course_uuid', '=', course)
+      .where('day', '=', 1)
+      .executeTakeFirstOrThrow();
+    const repeat = () =>
+      app.db
+        .selectFrom('question_repeats')
+        .select(['status', 'answer_correct'])
+        .where('delivery_uuid', '=', day1.uuid)
+        .executeTakeFirstOrThrow();
+    expect(await repeat()).toEqual({ status: 'sent', answer_correct: null });
+    // The repeat went last: "a" answers it, right this time; day 2's question still waits.
+    expect((await post(fake.typeText(waId, 'a'))).json).toEqual({ status: 'recorded' });
+    expect(await repeat()).toEqual({ status: 'waiting', answer_correct: 1 });
+    expect(await answersOfDay(course, 2)).toEqual([null]);
+    expect((await post(fake.typeText(waId, 'maybe'))).json).toEqual({ status: 'recorded' });
+    expect(await answersOfDay(course, 2)).toEqual([0]);
+    expect(fake.refused).toEqual([]);
+  });
+
   it('any message opens the window for the waiting lesson; then a typed reply is the open answer', async () => {
     const { course, learners } = await enrol([{ phone: '+393335550000' }], {
       openAnswerDays: [1],

@@ -349,7 +349,8 @@ export const startFakeSlack = async ({
     },
     /**
      * The interactivity request Slack sends when `userId` taps button `index` of `message`'s
-     * actions block: form-encoded `payload`, signed v0 at `nowSeconds` (the app's clock).
+     * actions block (the first, or the `block`-th of a message with several): form-encoded
+     * `payload`, signed v0 at `nowSeconds` (the app's clock).
      */
     tapRequest: (
       message: PostedMessage,
@@ -358,9 +359,10 @@ export const startFakeSlack = async ({
         userId = message.userId,
         nowSeconds,
         secret = signingSecret,
-      }: { userId?: string; nowSeconds: number; secret?: string },
+        block = 0,
+      }: { userId?: string; nowSeconds: number; secret?: string; block?: number },
     ) => {
-      const actions = message.blocks.find((block) => block.type === 'actions');
+      const actions = message.blocks.filter((item) => item.type === 'actions')[block];
       const button = actions?.elements?.[index];
       if (!button) throw new Error(`no button ${index} in the message`);
       const payload = {

@@ -103,6 +103,16 @@ export const startFakeWhatsApp = async ({
         const rows: any[] = sections.flatMap((section): unknown[] => section.rows ?? []);
         if (sections.length < 1 || sections.length > 10) problems.push('sections');
         if (rows.length < 1 || rows.length > 10) problems.push(`rows ${rows.length}`);
+        // https://developers.facebook.com/documentation/business-messaging/whatsapp/messages/interactive-list-messages:
+        // up to 10 sections and 10 rows in all; a section's title (at most 24 characters) is
+        // required once there is more than one section, and row ids are unique in the message.
+        for (const section of sections) {
+          const title = String(section.title ?? '');
+          if ((sections.length > 1 && !title) || [...title].length > 24)
+            problems.push(`section title ${title}`);
+        }
+        if (new Set(rows.map((row) => String(row.id))).size !== rows.length)
+          problems.push('row ids not unique');
         for (const row of rows) {
           if ([...String(row.title ?? '')].length > 24 || !row.title) problems.push('row title');
           if ([...String(row.description ?? '')].length > 72) problems.push('row description');

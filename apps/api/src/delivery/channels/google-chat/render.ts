@@ -4,6 +4,7 @@ import {
   feedbackLines,
   formatHtml,
   learnerTexts,
+  repeatedQuestions,
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
@@ -67,6 +68,34 @@ export const renderGoogleChat = (
       },
     },
   });
+  /** A question: its buttons (or a reply asked for), or once answered the answer chosen. */
+  const questionSection = (
+    asked: ChannelMessage,
+    answered?: ClosedQuestion,
+    from?: string,
+  ): Record<string, unknown> => {
+    const choices = choicesOf(asked.lesson);
+    const answers = answered
+      ? [paragraph(`<b>${escapeHtml(closedAnswerLine(answered))}</b>`)]
+      : choices.length > 0
+        ? [
+            {
+              buttonList: {
+                buttons: choices.map((answer, index) =>
+                  action(answer.text, 'answered', {
+                    delivery_uuid: asked.deliveryUuid ?? '',
+                    answer: String(index),
+                  }),
+                ),
+              },
+            },
+          ]
+        : [paragraph(escapeHtml(texts.openAnswer))];
+    return {
+      header: escapeHtml(asked.lesson?.assessment?.question ?? ''),
+      widgets: [...(from ? [paragraph(`<i>${escapeHtml(from)}</i>`)] : []), ...answers],
+    };
+  };
   let header: Record<string, unknown>;
   const sections: Record<string, unknown>[] = [];
   if (message.kind === 'invitation') {
@@ -97,6 +126,11 @@ export const renderGoogleChat = (
     header = { title, subtitle: message.courseName };
     if (rest.length > 0)
       sections.push({ widgets: rest.map((line) => paragraph(escapeHtml(line))) });
+  } else if (message.kind === 'repeats') {
+    header = { title: texts.repeatsTitle, subtitle: message.courseName };
+    for (const { from, asked } of repeatedQuestions(message)) {
+      sections.push(questionSection(asked, undefined, from));
+    }
   } else if (message.kind === 'reminder') {
     header = { title: texts.reminderTitle, subtitle: message.courseName };
     sections.push({
@@ -117,28 +151,7 @@ export const renderGoogleChat = (
         });
       }
       sections.push({ widgets });
-      if (lesson.assessment) {
-        const choices = choicesOf(lesson);
-        sections.push({
-          header: escapeHtml(lesson.assessment.question),
-          widgets: closed
-            ? [paragraph(`<b>${escapeHtml(closedAnswerLine(closed))}</b>`)]
-            : choices.length > 0
-              ? [
-                  {
-                    buttonList: {
-                      buttons: choices.map((answer, index) =>
-                        action(answer.text, 'answered', {
-                          delivery_uuid: message.deliveryUuid ?? '',
-                          answer: String(index),
-                        }),
-                      ),
-                    },
-                  },
-                ]
-              : [paragraph(escapeHtml(texts.openAnswer))],
-        });
-      }
+      if (lesson.assessment) sections.push(questionSection(message, closed));
     }
   }
   return {

@@ -6,6 +6,7 @@ import {
   feedbackLines,
   formatHtml,
   learnerTexts,
+  repeatedQuestions,
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
@@ -123,6 +124,39 @@ const answerBlocks = (message: ChannelMessage): Record<string, unknown>[] => {
   return blocks;
 };
 
+/** The lesson's question, then its buttons, or once answered (`closed`) the answer chosen. */
+const questionBlocks = (
+  message: ChannelMessage,
+  closed?: ClosedQuestion,
+): Record<string, unknown>[] => {
+  const texts = learnerTexts(message.language);
+  const assessment = message.lesson?.assessment;
+  if (!assessment) return [];
+  const open = assessment.type === 'open_answer';
+  return [
+    ...sections(
+      `*${escapeMrkdwn(assessment.question)}*${open ? `\n${escapeMrkdwn(texts.openAnswer)}` : ''}`,
+    ),
+    ...(closed ? sections(`*${escapeMrkdwn(closedAnswerLine(closed))}*`) : answerBlocks(message)),
+  ];
+};
+
+/** A day's questions asked again (issue 28): each where it is from, its question and buttons. */
+const repeatsBlocks = (message: ChannelMessage): Record<string, unknown>[] => [
+  {
+    type: 'header',
+    text: {
+      type: 'plain_text',
+      text: plain(learnerTexts(message.language).repeatsTitle, SLACK_LIMITS.headerText),
+    },
+  },
+  ...repeatedQuestions(message).flatMap(({ from, asked }) => [
+    { type: 'divider' },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(from) }] },
+    ...questionBlocks(asked),
+  ]),
+];
+
 const lessonBlocks = (
   message: ChannelMessage,
   closed?: ClosedQuestion,
@@ -144,18 +178,7 @@ const lessonBlocks = (
   ];
   if (lesson.media)
     blocks.push(...sections(`<${linkUrl(lesson.media.url)}|${escapeMrkdwn(texts.media)}>`));
-  if (lesson.assessment) {
-    blocks.push({ type: 'divider' });
-    const open = lesson.assessment.type === 'open_answer';
-    blocks.push(
-      ...sections(
-        `*${escapeMrkdwn(lesson.assessment.question)}*${open ? `\n${escapeMrkdwn(texts.openAnswer)}` : ''}`,
-      ),
-    );
-    blocks.push(
-      ...(closed ? sections(`*${escapeMrkdwn(closedAnswerLine(closed))}*`) : answerBlocks(message)),
-    );
-  }
+  if (lesson.assessment) blocks.push({ type: 'divider' }, ...questionBlocks(message, closed));
   return blocks;
 };
 
@@ -190,6 +213,8 @@ export const renderSlack = (message: ChannelMessage): RenderedPayload => {
   } else if (message.kind === 'feedback') {
     const [title = '', ...rest] = feedbackLines(message);
     blocks = sections([`*${escapeMrkdwn(title)}*`, ...rest.map(escapeMrkdwn)].join('\n'));
+  } else if (message.kind === 'repeats') {
+    blocks = repeatsBlocks(message);
   } else if (message.kind === 'reminder') {
     blocks = sections(
       `*${escapeMrkdwn(texts.reminderTitle)}*\n${escapeMrkdwn(texts.reminderText(message.courseName, lesson?.title ?? ''))}`,

@@ -8,6 +8,7 @@ import {
   formatHtml,
   learnerTexts,
   openAnswerInput,
+  repeatsCardBody,
   subtitleOf,
   summaryOf,
 } from '../../render-common.ts';
@@ -62,6 +63,8 @@ export const renderTeamsActivity = (
     const [title = '', ...rest] = feedbackLines(message);
     body.push(text(title, { weight: 'Bolder' }));
     for (const line of rest) body.push(text(line));
+  } else if (message.kind === 'repeats') {
+    body.push(...repeatsCardBody(message));
   } else if (message.kind === 'reminder') {
     body.push(text(texts.reminderTitle, { weight: 'Bolder' }));
     body.push(text(texts.reminderText(message.courseName, lesson?.title ?? '')));

@@ -9,6 +9,8 @@ import {
   formatHtml,
   learnerTexts,
   openAnswerInput,
+  repeatsCardBody,
+  repeatsLines,
   splitAtBreaks,
   subtitleOf,
   summaryOf,
@@ -115,6 +117,11 @@ export const renderWebexMessages = (message: ChannelMessage): RenderedPayload[] 
   if (message.kind === 'feedback') {
     const [title = '', ...rest] = feedbackLines(message);
     return textMessages(message, [`**${title}**`, ...rest].join('\n'));
+  }
+  if (message.kind === 'repeats') {
+    // One card with every question, each with its own Send; the fallback lists them numbered.
+    const fallback = repeatsLines(message, (line) => `**${line}**`).join('\n');
+    return [cardMessage(message, fallback, card(repeatsCardBody(message), []))];
   }
   if (message.kind === 'reminder') {
     return textMessages(

@@ -6,6 +6,9 @@ import {
   feedbackLines,
   formatHtml,
   learnerTexts,
+  repeatNumber,
+  repeatedQuestions,
+  repeatsLines,
   splitAtBreaks,
   subtitleOf,
   summaryOf,
@@ -35,6 +38,7 @@ export const WHATSAPP_LIMITS = {
   buttonTitle: 20,
   listRows: 10,
   rowTitle: 24,
+  sectionTitle: 24,
   rowDescription: 72,
   listButton: 20,
   templateParam: 60,
@@ -128,6 +132,48 @@ const questionMessages = (message: ChannelMessage): RenderedPayload[] => {
   );
 };
 
+/**
+ * A day's questions asked again (issue 28), as one message: a list with a section per question
+ * when every question is a choice and all fit (≤ 10 rows, the body ≤ 1 024); else one text
+ * (split only past 4 096) with the answers numbered, answered by typing (inbound.ts replyAction
+ * takes the questions in order).
+ */
+const repeatsMessages = (message: ChannelMessage): RenderedPayload[] => {
+  const texts = learnerTexts(message.language);
+  const to = message.recipient.address;
+  const questions = repeatedQuestions(message);
+  const body = repeatsLines(message, (line) => `*${line}*`).join('\n');
+  const rows = questions.flatMap(({ asked }) => choicesOf(asked.lesson));
+  const allChoices = questions.every(({ asked }) => choicesOf(asked.lesson).length > 0);
+  if (
+    !allChoices ||
+    rows.length > WHATSAPP_LIMITS.listRows ||
+    body.length > WHATSAPP_LIMITS.interactiveBody
+  ) {
+    return splitText(`${body}\n\n${texts.numberedAnswer}`).map((part) => textMessage(to, part));
+  }
+  return [
+    envelope(to, {
+      type: 'interactive',
+      interactive: {
+        type: 'list',
+        body: { text: body },
+        action: {
+          button: truncate(texts.send, WHATSAPP_LIMITS.listButton),
+          sections: questions.map(({ asked }, number) => ({
+            title: truncate(repeatNumber(texts, number), WHATSAPP_LIMITS.sectionTitle),
+            rows: choicesOf(asked.lesson).map((answer, index) => ({
+              id: answerCallback(asked.deliveryUuid, index),
+              title: String(index + 1),
+              description: truncate(answer.text, WHATSAPP_LIMITS.rowDescription),
+            })),
+          })),
+        },
+      },
+    }),
+  ];
+};
+
 /** The messages inside the window: the lesson's text parts, then its question. */
 export const renderWhatsAppSession = (message: ChannelMessage): RenderedPayload[] => {
   const texts = learnerTexts(message.language);
@@ -171,6 +217,7 @@ export const renderWhatsAppSession = (message: ChannelMessage): RenderedPayload[
     const [title = '', ...rest] = feedbackLines(message);
     return splitText([`*${title}*`, ...rest].join('\n')).map((part) => textMessage(to, part));
   }
+  if (message.kind === 'repeats') return repeatsMessages(message);
   if (message.kind === 'reminder') {
     return splitText(
       `*${texts.reminderTitle}*\n${texts.reminderText(message.courseName, lesson?.title ?? '')}`,
