@@ -12,6 +12,10 @@ import { sql } from 'kysely';
 import { buildApp } from '../apps/api/src/app.ts';
 import { createDatabase } from '../apps/api/src/db/index.ts';
 import type { DatabaseConfig } from '../apps/api/src/db/index.ts';
+import type { ChannelAdapters } from '../apps/api/src/delivery/channels.ts';
+import { createConnectedAdapters } from '../apps/api/src/delivery/connected-adapters.ts';
+import { answerCallback } from '../apps/api/src/delivery/render-common.ts';
+import { runFeedback, runSchedulerTick } from '../apps/api/src/delivery/scheduler.ts';
 import { WHATSAPP_MESSAGES_PER_SECOND } from '../apps/api/src/delivery/channels/whatsapp/client.ts';
 import {
   insertListRows,
@@ -36,8 +40,14 @@ import type { WorkerConfig, WorkerReport } from './lib/delivery-worker.ts';
 //  2. kill -9: the scheduler process is killed with SIGKILL once a share of the lessons arrived,
 //     then started again; the fake counts what it received per lesson send: nothing may arrive
 //     twice, and the lesson in flight at the kill is never sent again (scheduler.ts).
+// With --conversation (issue 28) the undisturbed run is day 2 of a course with feedback, reminders
+// and repeats on: day 1 went out (unpaced, while preparing); a third of the learners answered it
+// wrong that morning (told so then: their question comes back with day 2), a third answer it right
+// minutes before day 2 (their feedback waits for the tick), a third never read it (reminded after
+// 24 hours). The tick sends day 2's lessons, the feedback, the reminders and the repeats; the
+// pacing minimum is every message the fake received / the connection's rate.
 // Run: npx tsx bench/delivery.ts [--lessons 10000] [--kill-at 0.4] [--postgres postgres://…]
-//      [--skip-clean | --skip-kill]
+//      [--skip-clean | --skip-kill] [--conversation]
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKER = path.join(REPO, 'bench/lib/delivery-worker.ts');
@@ -45,6 +55,10 @@ const TARGET_SHARE = 0.1;
 const SETUP_AT = '2026-11-22T09:00:00.000Z';
 /** Day 1 at 09:30 Europe/Rome, when every lesson is due. */
 const DUE_AT = '2026-11-23T08:30:00.000Z';
+/** --conversation: day 2, when the measured tick runs, and when day 1's answers came in. */
+const DAY2_AT = '2026-11-24T08:30:00.000Z';
+const WRONG_ANSWERS_AT = '2026-11-23T09:30:00.000Z';
+const RIGHT_ANSWERS_AT = '2026-11-24T08:25:00.000Z';
 
 const { values } = parseArgs({
   options: {
@@ -53,6 +67,7 @@ const { values } = parseArgs({
     postgres: { type: 'string' },
     'skip-clean': { type: 'boolean', default: false },
     'skip-kill': { type: 'boolean', default: false },
+    conversation: { type: 'boolean', default: false },
   },
 });
 const LESSONS = Number(values.lessons);
@@ -74,14 +89,87 @@ const deliveryOf = (message: WhatsAppMessage): string => {
 };
 
 type Bench = {
+  /** When the measured tick runs. */
+  at: string;
   database: DatabaseConfig;
   dataDir: string;
   secretsKey: string;
   drop: () => Promise<void>;
 };
 
+/** Every adapter without its pace: day 1 of --conversation is setup, not measured. */
+const unpaced = (adapters: ChannelAdapters): ChannelAdapters =>
+  Object.fromEntries(
+    Object.entries(adapters).map(([key, adapter]) => [key, { ...adapter, rateLimitPerSecond: 0 }]),
+  ) as ChannelAdapters;
+
+/** The conversation's course: two days, reminders every 24 hours, repeats at 90 % retention. */
+const CONVERSATION_DISTRIBUTION = {
+  reminder_count: 2,
+  reminder_interval_hours: 24,
+  auto_pause_after: 0,
+  repeat_questions: true,
+  target_retention: 90,
+};
+
+/**
+ * --conversation's day 1, through the real code (the WhatsApp connector against the fake,
+ * unpaced; answers as taps posted to the webhook): every lesson sent, a third answered
+ * wrong an hour later and told so, a third answered right five minutes before day 2 (their
+ * feedback waits for the measured tick), a third never read.
+ */
+const playDayOne = async (
+  app: Awaited<ReturnType<typeof buildApp>>,
+  clock: ReturnType<typeof createManualClock>,
+  fake: Fake,
+) => {
+  const adapters = unpaced(
+    createConnectedAdapters({
+      db: app.db,
+      clock: app.clock,
+      secretBox: app.secretBox,
+      channelSettings: app.channelSettings,
+    }),
+  );
+  clock.set(DUE_AT);
+  const day1 = await runSchedulerTick(app, { adapters });
+  if (day1.sent !== LESSONS) throw new Error(`day 1 sent ${day1.sent} lessons, not ${LESSONS}`);
+  const sends = await app.db
+    .selectFrom('lesson_deliveries as d')
+    .innerJoin('learner_channel_identities as i', (join) =>
+      join.onRef('i.learner_uuid', '=', 'd.learner_uuid').onRef('i.channel', '=', 'd.channel'),
+    )
+    .select(['d.uuid', 'i.provider_user_id'])
+    .where('d.day', '=', 1)
+    .orderBy('d.uuid')
+    .execute();
+  // A tap on an answer button, as Meta posts it to the webhook (the fake signs it, and opens the
+  // learner's window as Meta would).
+  const answer = async (index: number, answerIndex: number) => {
+    const send = sends[index]!;
+    const reply = { id: answerCallback(send.uuid, answerIndex), title: 'Answer' };
+    const { body, headers } = fake.inbound(send.provider_user_id, {
+      type: 'interactive',
+      interactive: { type: 'button_reply', button_reply: reply },
+    });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/whatsapp',
+      headers,
+      payload: body,
+    });
+    if (response.statusCode !== 200) throw new Error(`an answer got ${response.statusCode}`);
+  };
+  // The course's answers: Right (0, correct), Wrong (1), Maybe (2).
+  clock.set(WRONG_ANSWERS_AT);
+  for (let index = 0; index < sends.length; index += 3) await answer(index, 1);
+  await runFeedback(app, { adapters });
+  clock.set(RIGHT_ANSWERS_AT);
+  for (let index = 1; index < sends.length; index += 3) await answer(index, 0);
+};
+
 /** A fresh database (SQLite file, or a Postgres schema) with the bench's world built through the API. */
-const prepare = async (fake: Fake): Promise<Bench> => {
+const prepare = async (fake: Fake, conversation = false): Promise<Bench> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ccp-bench-delivery-'));
   let database: DatabaseConfig = { dialect: 'sqlite', file: path.join(dataDir, 'ccp.sqlite') };
   let dropSchema = async () => {};
@@ -99,10 +187,11 @@ const prepare = async (fake: Fake): Promise<Bench> => {
     };
   }
   const secretsKey = randomBytes(32).toString('base64');
+  const clock = createManualClock(SETUP_AT);
   const app = await buildApp({
     database,
     dataDir,
-    clock: createManualClock(SETUP_AT),
+    clock,
     secretsKey,
     channels: { whatsapp: { apiUrl: fake.apiUrl } },
     logger: false,
@@ -150,24 +239,31 @@ const prepare = async (fake: Fake): Promise<Bench> => {
   const draft = await ask('POST', courses, { name: 'Bench', description: 'Delivery bench.' });
   const body = validCourseBody({
     languages: ['en'],
-    days: 1,
+    days: conversation ? 2 : 1,
     channels: ['whatsapp'],
     lists: [listUuid],
     status: 'scheduled',
   });
   await ask('POST', `${courses}/${String(draft.data.uuid)}`, {
     ...body,
-    distribution: { ...body.distribution, disabled_enrolment_opt_in: true },
+    distribution: {
+      ...body.distribution,
+      disabled_enrolment_opt_in: true,
+      ...(conversation ? CONVERSATION_DISTRIBUTION : {}),
+    },
   });
+  if (conversation) await playDayOne(app, clock, fake);
+  const at = conversation ? DAY2_AT : DUE_AT;
   const due = await app.db
     .selectFrom('lesson_deliveries')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('status', '=', 'scheduled')
-    .where('scheduled_for', '<=', DUE_AT)
+    .where('scheduled_for', '<=', at)
     .executeTakeFirstOrThrow();
   if (Number(due.count) !== LESSONS) throw new Error(`${due.count} lessons due, not ${LESSONS}`);
   await app.close();
   return {
+    at,
     database,
     dataDir,
     secretsKey,
@@ -187,7 +283,7 @@ const startWorker = (bench: Bench, fake: Fake): Worker => {
     dataDir: bench.dataDir,
     secretsKey: bench.secretsKey,
     channels: { whatsapp: { apiUrl: fake.apiUrl } },
-    at: DUE_AT,
+    at: bench.at,
   };
   // BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the scheduler process.
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
@@ -231,6 +327,28 @@ const receivedCounts = (fake: Fake) => {
   return counts;
 };
 
+/**
+ * The tick's time, split: the provider's, the pace's, and the scheduler's own work (the rest),
+ * against the pacing-bound minimum of `messages` at the connection's rate.
+ */
+const timingsOf = (report: WorkerReport, messages: number) => {
+  const minimumMs = (messages / WHATSAPP_MESSAGES_PER_SECOND) * 1000;
+  const ownMs = report.tick_ms - report.provider_ms - report.pacing_wait_ms;
+  return {
+    minimumMs,
+    ownMs,
+    timings: {
+      pacing_minimum_s: seconds(minimumMs),
+      tick_s: seconds(report.tick_ms),
+      provider_s: seconds(report.provider_ms),
+      provider_calls: report.provider_calls,
+      pacing_wait_s: seconds(report.pacing_wait_ms),
+      own_work_s: seconds(ownMs),
+      own_work_share: Number((ownMs / minimumMs).toFixed(3)),
+    },
+  };
+};
+
 const cleanRun = async (fake: Fake) => {
   const bench = await prepare(fake);
   fake.messages.length = 0;
@@ -240,18 +358,11 @@ const cleanRun = async (fake: Fake) => {
   const counts = receivedCounts(fake);
   const db = await statuses(bench);
   await bench.drop();
-  const minimumMs = (LESSONS / WHATSAPP_MESSAGES_PER_SECOND) * 1000;
-  const ownMs = report.tick_ms - report.provider_ms - report.pacing_wait_ms;
+  const { minimumMs, ownMs, timings } = timingsOf(report, LESSONS);
   return {
     lessons: LESSONS,
     rate_per_second: WHATSAPP_MESSAGES_PER_SECOND,
-    pacing_minimum_s: seconds(minimumMs),
-    tick_s: seconds(report.tick_ms),
-    provider_s: seconds(report.provider_ms),
-    provider_calls: report.provider_calls,
-    pacing_wait_s: seconds(report.pacing_wait_ms),
-    own_work_s: seconds(ownMs),
-    own_work_share: Number((ownMs / minimumMs).toFixed(3)),
+    ...timings,
     own_work_per_lesson_ms: Number((ownMs / LESSONS).toFixed(2)),
     cpu_s: seconds(report.cpu_ms),
     sent: report.sent,
@@ -262,6 +373,55 @@ const cleanRun = async (fake: Fake) => {
     load_before: loadBefore,
     load_after: load(),
     ok: ownMs / minimumMs <= TARGET_SHARE && report.sent === LESSONS && counts.size === LESSONS,
+  };
+};
+
+/** How many repeats went (each once in this bench: the first time their question came back). */
+const repeatsSent = async (bench: Bench) => {
+  const handle = createDatabase(bench.database);
+  const row = await handle.db
+    .selectFrom('question_repeats')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('sends', '>', 0)
+    .executeTakeFirstOrThrow();
+  await handle.close();
+  return Number(row.count);
+};
+
+/**
+ * --conversation's measured tick: day 2 with feedback, reminders and repeats. Its pacing minimum
+ * is every message the fake took during it (a lesson inside the 24-hour window is its text and
+ * its question) at the connection's rate.
+ */
+const conversationRun = async (fake: Fake) => {
+  const bench = await prepare(fake, true);
+  fake.messages.length = 0;
+  const loadBefore = load();
+  const report = (await startWorker(bench, fake).done)!;
+  const repeats = await repeatsSent(bench);
+  await bench.drop();
+  const messages = fake.messages.length;
+  const { minimumMs, ownMs, timings } = timingsOf(report, messages);
+  const third = Math.floor(LESSONS / 3);
+  return {
+    learners: LESSONS,
+    messages,
+    rate_per_second: WHATSAPP_MESSAGES_PER_SECOND,
+    ...timings,
+    own_work_per_message_ms: Number((ownMs / messages).toFixed(2)),
+    cpu_s: seconds(report.cpu_ms),
+    lessons_sent: report.sent,
+    feedback_sent: report.feedback,
+    reminders_sent: report.reminders,
+    repeats_sent: repeats,
+    failed: report.failed,
+    load_before: loadBefore,
+    load_after: load(),
+    ok:
+      ownMs / minimumMs <= TARGET_SHARE &&
+      report.sent === LESSONS &&
+      report.failed === 0 &&
+      Math.min(report.feedback, report.reminders, repeats) >= third,
   };
 };
 
@@ -318,7 +478,11 @@ const main = async () => {
   );
   let ok = true;
   try {
-    if (!values['skip-clean']) {
+    if (!values['skip-clean'] && values.conversation) {
+      const conversation = await conversationRun(fake);
+      process.stdout.write(`conversation run ${JSON.stringify(conversation, null, 2)}\n`);
+      ok &&= conversation.ok;
+    } else if (!values['skip-clean']) {
       const clean = await cleanRun(fake);
       process.stdout.write(`undisturbed run ${JSON.stringify(clean, null, 2)}\n`);
       ok &&= clean.ok;

@@ -28,6 +28,9 @@ export type WorkerReport = {
   cpu_ms: number;
   sent: number;
   failed: number;
+  /** Answers told their feedback, and unread lessons reminded (the --conversation run). */
+  feedback: number;
+  reminders: number;
 };
 
 const main = async () => {
@@ -78,6 +81,8 @@ const main = async () => {
     cpu_ms: Math.round((used.user + used.system) / 1000),
     sent: result.sent,
     failed: result.failed,
+    feedback: result.feedback,
+    reminders: result.reminders,
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);
   await app.close();
