@@ -149,6 +149,68 @@ describe('Teams delivery', async () => {
     expect(await answersOfDay(course)).toEqual([0, 1, null]);
   });
 
+  // After the last lesson a day's two repeats go as one card (issue 28, the loose ends): each
+  // question its own choice set and Send, the submit answering the question it belongs to.
+  it('asks a day’s two repeats on one card, each Send answering its own question', async () => {
+    const { course, learners } = await enrol([{}], {
+      distribution: { repeat_questions: true, target_retention: 90 },
+    });
+    const install = fake.install(learners[0]!.email!, now());
+    await post(install.request);
+    const member = install.member;
+    const sentToLearner = () => fake.sentTo(member.conversationId);
+    const answer = (
+      sent: (typeof fake.activities)[number],
+      inputs: Record<string, unknown>,
+      submit = 0,
+    ) => post(fake.submit(sent, inputs, { from: member.id, now: now(), submit }));
+    await tickAt(DAY1);
+    await answer(sentToLearner().at(-1)!, { answer: '1' });
+    await tickAt(DAY1);
+    await tickAt(DAY2);
+    // Day 2's lesson, then day 1's question again: both answered wrong, both back on day 3.
+    const [lesson2, repeat1] = sentToLearner().slice(-2);
+    await answer(lesson2!, { answer: '1' });
+    await answer(repeat1!, { answer: '2' });
+    await tickAt(new Date(Date.parse(DAY2) + 60_000).toISOString());
+
+    const before = sentToLearner().length;
+    await tickAt('2026-11-25T08:30:00.000Z');
+    expect(sentToLearner()).toHaveLength(before + 1);
+    const card = sentToLearner().at(-1)!.attachments[0]!.content as {
+      body: { type: string; items?: { id?: string }[] }[];
+    };
+    expect(adaptiveCardProblems(card, { version: '1.5', maxActions: 6 })).toEqual([]);
+    const inputs = card.body
+      .filter((element) => element.type === 'Container')
+      .map((container) => container.items![2]!.id!);
+    const days = await app.db
+      .selectFrom('lesson_deliveries')
+      .select(['uuid', 'day'])
+      .where('course_uuid', '=', course)
+      .orderBy('day')
+      .execute();
+    expect([...inputs].sort()).toEqual(days.map((row) => `answer:${row.uuid}`).sort());
+    // Teams sends every input of the card with a Send: the second Send answers the second question.
+    const second = days.find((row) => inputs[1] === `answer:${row.uuid}`)!;
+    const both = { [inputs[0]!]: '1', [inputs[1]!]: '0' };
+    expect((await answer(sentToLearner().at(-1)!, both, 1)).json).toEqual({ status: 'recorded' });
+    const repeats = await app.db
+      .selectFrom('question_repeats')
+      .select(['delivery_uuid', 'status', 'answer_correct'])
+      .where('course_uuid', '=', course)
+      .execute();
+    expect(repeats.find((row) => row.delivery_uuid === second.uuid)).toMatchObject({
+      status: 'waiting',
+      answer_correct: 1,
+    });
+    expect(repeats.find((row) => row.delivery_uuid !== second.uuid)).toMatchObject({
+      status: 'sent',
+      answer_correct: null,
+    });
+    expect(fake.refused).toEqual([]);
+  });
+
   it('a card Teams will not update still gets its feedback; the failure is on the delivery’s events', async () => {
     const { learners } = await enrol([{}]);
     const install = fake.install(learners[0]!.email!, now());

@@ -28,6 +28,20 @@ import { listen, sendJson } from './http.ts';
 //   (429 with Retry-After; 412, 502, 504 to be retried), and the 403 a removed app gets
 //   (send-proactive-messages, "Understand who blocked, muted, or uninstalled a bot").
 
+type CardAction = { type: string; data?: Record<string, unknown> };
+
+/** A card's Action.Submit buttons: its actions, then those of action sets in its body. */
+const submitsOf = (card: Record<string, any> | undefined): CardAction[] => {
+  const inBody = (elements: Record<string, any>[]): CardAction[] =>
+    elements.flatMap((element) => [
+      ...(element.type === 'ActionSet' ? (element.actions as CardAction[]) : []),
+      ...inBody((element.items ?? []) as Record<string, any>[]),
+    ]);
+  return [...((card?.actions ?? []) as CardAction[]), ...inBody(card?.body ?? [])].filter(
+    (action) => action.type === 'Action.Submit',
+  );
+};
+
 export type TeamsActivitySent = {
   id: string;
   conversationId: string;
@@ -436,16 +450,17 @@ export const startFakeTeams = async ({
         },
         options,
       ),
-    /** `from` submits the card of `sent` with `inputs`: the message activity with its value. */
+    /**
+     * `from` submits the card of `sent` with `inputs` (its `submit`-th Action.Submit, in the card's
+     * actions then in its body's action sets): the message activity with its value.
+     */
     submit: (
       sent: TeamsActivitySent,
       inputs: Record<string, unknown>,
-      options: SignOptions & { from: string; id?: string },
+      options: SignOptions & { from: string; id?: string; submit?: number },
     ) => {
       const card = sent.attachments[0]?.content;
-      const submitAction = (
-        card?.actions as { type: string; data?: Record<string, unknown> }[]
-      ).find((action) => action.type === 'Action.Submit');
+      const submitAction = submitsOf(card)[options.submit ?? 0];
       const user = users.get(options.from) ?? {
         id: options.from,
         aadObjectId: randomUUID(),
