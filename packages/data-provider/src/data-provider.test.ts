@@ -548,6 +548,16 @@ describe('dataProvider: custom and actions', () => {
     ]);
   });
 
+  it('answers a file the API serves as it is (meta.responseType bytes) as its bytes', async () => {
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04]);
+    const path = '/api/v1/channel-connections/ms-teams/app-package';
+    const { provider, requests } = setup({ [`GET ${path}`]: zip });
+    expect(
+      await provider.custom({ url: path, method: 'get', meta: { responseType: 'bytes' } }),
+    ).toEqual({ data: zip });
+    expect(requests()[0]?.options).toMatchObject({ responseType: 'bytes' });
+  });
+
   it('never sends the token elsewhere and takes no headers', async () => {
     const { provider, calls } = setup({});
     await expect(

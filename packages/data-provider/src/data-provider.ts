@@ -189,6 +189,8 @@ export const dataProvider = (
         ...(quiet ? { quiet } : {}),
         ...(query ? { query: query as Record<string, QueryValue> } : {}),
         ...(payload instanceof FormData ? { form: payload } : { body: payload }),
+        // `meta.responseType: 'bytes'`: a file the API serves as it is (the Teams app package).
+        ...(context.meta.responseType === 'bytes' ? { responseType: 'bytes' as const } : {}),
         // `meta.onUploadProgress` hears the bytes of a multipart upload as they are sent.
         ...(typeof context.meta.onUploadProgress === 'function'
           ? { onUploadProgress: context.meta.onUploadProgress as TUploadProgress }
@@ -196,7 +198,9 @@ export const dataProvider = (
         signal: context.signal,
       });
       const envelope =
-        typeof body === 'object' && body !== null && 'data' in body ? body : { data: body };
+        typeof body === 'object' && body !== null && !(body instanceof Uint8Array) && 'data' in body
+          ? body
+          : { data: body };
       return envelope as { data: TData };
     },
   };

@@ -174,7 +174,11 @@ export const SETUP_VALUE_KEYS = [
 export type TSetupValueKey = (typeof SETUP_VALUE_KEYS)[number];
 
 /** The files a guide offers (locales `channel-connections.setup.downloads.<key>`). */
-export const SETUP_DOWNLOAD_KEYS = ['slack_manifest_yaml', 'slack_manifest_json'] as const;
+export const SETUP_DOWNLOAD_KEYS = [
+  'slack_manifest_yaml',
+  'slack_manifest_json',
+  'teams_app_package',
+] as const;
 
 export const ZChannelSetupSchema = z.object({
   values: z.array(z.object({ key: z.enum(SETUP_VALUE_KEYS), value: z.string() })),
@@ -183,8 +187,13 @@ export const ZChannelSetupSchema = z.object({
       key: z.enum(SETUP_DOWNLOAD_KEYS),
       file_name: z.string(),
       media_type: z.string(),
-      /** The file itself (a few KB): the page saves it without another request. */
-      content: z.string(),
+      /** The file itself, when it is text of a few KB: the page saves it without another request. */
+      content: z.string().optional(),
+      /**
+       * Where the API serves a file that is not text (the Teams app package, a zip): the page
+       * GETs it with the administrator's session when asked for it.
+       */
+      path: z.string().optional(),
     }),
   ),
   /**

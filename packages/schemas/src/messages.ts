@@ -204,6 +204,10 @@ export const MESSAGES = {
   slackInstallNeedsClient: 'Enter the Slack app\u2019s client id and client secret first.',
   slackInstallStateInvalid:
     'The Slack installation link has expired or was not made here: start again from the Channels page.',
+  teamsPackageNeedsHttps:
+    'Teams reaches its bot only at an https address, and this server\u2019s public address (CCP_PUBLIC_URL) is not one: ask whoever runs the server to set its https address, then download the app package.',
+  teamsPackageNeedsAppId:
+    'Save the Teams connection with the bot\u2019s Application (client) ID first (a GUID such as 3f2b6c1e-8a4d-4e59-9b1a-2c7d5e8f9a01): the app package names it as its bot.',
   // Bulk learner import (issue 6); {{name}} marks a value filled in with fillMessage().
   importFileType: 'The file must be a file of type: csv, xlsx.',
   importXlsUnsupported:

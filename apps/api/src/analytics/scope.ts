@@ -37,8 +37,11 @@ export const lessonDays = (courses: RawBuilder<unknown>): RawBuilder<unknown> =>
  */
 export const ENROLLED_STATUSES = ['enrolled', 'completed', 'dropped'] as const;
 
-/** Lesson sends the scheduler has attempted: the ones that count as sent. */
-export const SENT_STATUSES = ['sending', 'sent', 'failed'] as const;
+/**
+ * Lesson sends the scheduler has attempted and settled: the ones that count as sent (one it still
+ * holds, `sending`, counts once it settles; migration 0046).
+ */
+export const SENT_STATUSES = ['sent', 'failed'] as const;
 
 /** The instant before which a learner without activity counts as dormant. */
 export const dormantSince = (now: Date): string =>

@@ -125,6 +125,24 @@ describe('analytics aggregates', async () => {
     await expectSameAsRebuild();
   });
 
+  it('counts a send the scheduler holds once it settles, sent or interrupted', async () => {
+    const enrolment = history.enrolments.deeAlpha;
+    const held = await lessonSent(app, enrolment, 2, { at: novemberAt8(21), status: 'scheduled' });
+    const statsOfDee = async () =>
+      (await snapshot()).stats.find((row) => row.enrollment_uuid === enrolment.uuid);
+    const before = await snapshot();
+    const setStatus = (set: Record<string, unknown>) =>
+      app.db.updateTable('lesson_deliveries').set(set).where('uuid', '=', held.uuid).execute();
+    // The claim (migration 0046): nothing counts it yet, and a rebuild agrees.
+    await setStatus({ status: 'sending' });
+    expect(await snapshot()).toEqual(before);
+    await expectSameAsRebuild();
+    // A crash between claim and answer: it fails as interrupted, and counts as sent and failed.
+    await setStatus({ status: 'failed', failure_code: 'interrupted' });
+    expect(await statsOfDee()).toMatchObject({ lessons_sent: 2, lessons_failed: 1 });
+    await expectSameAsRebuild();
+  });
+
   it('follows updates of sends the way the scheduler and the events endpoint make them', async () => {
     const enrolment = history.enrolments.eveAlpha;
     // Day 2 goes out, is delivered, read, reminded, answered wrong, then stamped missed.

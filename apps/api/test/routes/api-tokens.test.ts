@@ -307,6 +307,7 @@ describe('token scopes of every route', async () => {
         "GET /api/v1/analytics/exports/{exportId}/download → exports:read",
         "GET /api/v1/analytics/learners/{id} → analytics:read",
         "GET /api/v1/channel-connections → never",
+        "GET /api/v1/channel-connections/ms-teams/app-package → never",
         "GET /api/v1/channel-connections/{channel}/setup → never",
         "GET /api/v1/channels → any",
         "GET /api/v1/channels/{channel}/tokens → never",

@@ -62,6 +62,13 @@ test.describe('as an administrator', () => {
     const manifest = await readFile(await download.path(), 'utf8');
     expect(manifest).toContain('"message.im"');
     expect(manifest).toContain(`request_url: "${origin}/api/v1/webhooks/slack"`);
+
+    // Teams' app package names the bot at this server's https address; this server runs on
+    // plain http, so the guide says why there is no package instead of saving a useless one.
+    await teams.getByRole('button', { name: 'Download: App package (zip)' }).click();
+    await expect(teams.locator('.channel-setup-download-error')).toContainText(
+      'Teams reaches its bot only at an https address',
+    );
   });
 
   test('connects Slack: a wrong token shows Slack’s error, the right one connects', async ({

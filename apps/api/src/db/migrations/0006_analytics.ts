@@ -17,8 +17,16 @@ import type { Kysely } from 'kysely';
 
 type Row = 'NEW' | 'OLD' | 'd';
 
-// What one lesson send adds to the counters (docs/metrics.md, "Counted per lesson send").
-const attempted = (r: Row) => `${r}.status IN ('sending', 'sent', 'failed')`;
+// What one lesson send adds to the counters (docs/metrics.md, "Counted per lesson send"). A send
+// counts as attempted once it is settled (sent or failed); one the scheduler holds (`sending`)
+// counts once it settles, or fails as interrupted (migration 0046, issue 25).
+const attempted = (r: Row) => `${r}.status IN ('sent', 'failed')`;
+
+/**
+ * The scheduler's claim of a send (scheduled → sending) moves no counter: the triggers skip it,
+ * which spares a write to four aggregate tables per lesson (the delivery bench, issue 25).
+ */
+const CLAIM = `(OLD.status = 'scheduled' AND NEW.status = 'sending')`;
 
 const indicators = (r: Row) => ({
   lessons_sent: `(CASE WHEN ${attempted(r)} THEN 1 ELSE 0 END)`,
@@ -251,8 +259,8 @@ const SQLITE_TRIGGERS: Record<string, string> = {
   analytics_enrollments_au: `AFTER UPDATE OF status, enrolled_at ON enrollments BEGIN ${updateEnrollmentStatus} END`,
   analytics_learners_au: `AFTER UPDATE OF reachability ON learners BEGIN ${updateReachability} END`,
   analytics_deliveries_ai: `AFTER INSERT ON lesson_deliveries BEGIN ${updateEnrollmentStats('NEW', null)} ${upsertHour('NEW', null)} END`,
-  analytics_deliveries_au: `AFTER UPDATE ON lesson_deliveries BEGIN ${updateEnrollmentStats('NEW', 'OLD')} END`,
-  analytics_deliveries_au_same_hour: `AFTER UPDATE ON lesson_deliveries WHEN ${sameHour} BEGIN ${upsertHour('NEW', 'OLD')} END`,
+  analytics_deliveries_au: `AFTER UPDATE ON lesson_deliveries WHEN NOT ${CLAIM} BEGIN ${updateEnrollmentStats('NEW', 'OLD')} END`,
+  analytics_deliveries_au_same_hour: `AFTER UPDATE ON lesson_deliveries WHEN NOT ${CLAIM} AND ${sameHour} BEGIN ${upsertHour('NEW', 'OLD')} END`,
   analytics_deliveries_au_moved: `AFTER UPDATE ON lesson_deliveries WHEN NOT (${sameHour}) BEGIN ${subtractHour('OLD')} ${upsertHour('NEW', null)} END`,
   analytics_deliveries_ad: `AFTER DELETE ON lesson_deliveries BEGIN ${updateEnrollmentStats(null, 'OLD')} ${subtractHour('OLD')} END`,
   analytics_stats_ai: `AFTER INSERT ON analytics_enrollment_stats BEGIN ${insertCourseStats} END`,
@@ -277,6 +285,7 @@ const POSTGRES_FUNCTIONS: Record<string, { body: string; trigger: string }> = {
   },
   analytics_deliveries_fn: {
     body: `IF TG_OP = 'INSERT' THEN ${updateEnrollmentStats('NEW', null)} ${upsertHour('NEW', null)}
+      ELSIF TG_OP = 'UPDATE' AND ${CLAIM} THEN NULL;
       ELSIF TG_OP = 'UPDATE' THEN ${updateEnrollmentStats('NEW', 'OLD')}
         IF ${sameHour} THEN ${upsertHour('NEW', 'OLD')} ELSE ${subtractHour('OLD')} ${upsertHour('NEW', null)} END IF;
       ELSE ${updateEnrollmentStats(null, 'OLD')} ${subtractHour('OLD')} END IF; RETURN NULL;`,

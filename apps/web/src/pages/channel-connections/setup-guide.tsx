@@ -1,18 +1,58 @@
 import { actionRequests } from '@ccp/data-provider';
 import type { TChannelKey, TChannelSetup } from '@ccp/schemas';
-import { useCustom } from '@refinedev/core';
+import { useCustom, useDataProvider } from '@refinedev/core';
 import { Alert, Button, Collapse, Descriptions, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { isLeftToCaller } from '../../lib/report-failure.ts';
 import { saveFile } from '../../lib/save-file.ts';
 
 /** How many steps each provider's guide has (locales `channel-connections.setup.steps.<channel>.s<n>`). */
 const GUIDE_STEPS: Record<TChannelKey, number> = {
   slack: 3,
-  'ms-teams': 3,
+  'ms-teams': 5,
   whatsapp: 3,
   webex: 2,
   'google-chat': 3,
+};
+
+type TSetupDownload = TChannelSetup['downloads'][number];
+
+/**
+ * Saves a guide's file: text that came with the guide as it is, a binary file (the Teams app
+ * package) fetched from the API when asked for. Answers the server's reason when it refused.
+ */
+const useSaveDownload = () => {
+  const dataProvider = useDataProvider();
+  const [saving, setSaving] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const save = async (download: TSetupDownload) => {
+    setFailure(null);
+    if (download.content !== undefined) {
+      saveFile(new Blob([download.content], { type: download.media_type }), download.file_name);
+      return;
+    }
+    // Our data provider has `custom`; Refine's type leaves it optional.
+    const { custom } = dataProvider();
+    if (download.path === undefined || !custom) return;
+    setSaving(download.key);
+    try {
+      const { data } = await custom({
+        url: download.path,
+        method: 'get',
+        meta: { responseType: 'bytes', errorFeedback: 'caller' },
+      });
+      const bytes = data as unknown as Uint8Array<ArrayBuffer>;
+      saveFile(new Blob([bytes], { type: download.media_type }), download.file_name);
+    } catch (error) {
+      // The server says why in the user's language (no https public URL, no app id saved yet).
+      if (isLeftToCaller(error)) setFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      setSaving(null);
+    }
+  };
+  return { save, saving, failure };
 };
 
 /**
@@ -26,6 +66,7 @@ export const SetupGuide = ({ channel, open }: { channel: TChannelKey; open: bool
   // Until it answers, Refine's result holds an empty object.
   const setup = Array.isArray(result.data?.values) ? result.data : undefined;
   const steps = Array.from({ length: GUIDE_STEPS[channel] }, (_, index) => index + 1);
+  const download = useSaveDownload();
   return (
     <Collapse
       size="small"
@@ -102,21 +143,25 @@ export const SetupGuide = ({ channel, open }: { channel: TChannelKey; open: bool
               )}
               {setup && setup.downloads.length > 0 && (
                 <Space wrap>
-                  {setup.downloads.map((download) => (
+                  {setup.downloads.map((file) => (
                     <Button
-                      key={download.key}
-                      onClick={() =>
-                        saveFile(
-                          new Blob([download.content], { type: download.media_type }),
-                          download.file_name,
-                        )
-                      }
+                      key={file.key}
+                      loading={download.saving === file.key}
+                      onClick={() => void download.save(file)}
                     >
                       {t('channel-connections.setup.download')}:{' '}
-                      {t(`channel-connections.setup.downloads.${download.key}`)}
+                      {t(`channel-connections.setup.downloads.${file.key}`)}
                     </Button>
                   ))}
                 </Space>
+              )}
+              {download.failure && (
+                <Alert
+                  type="error"
+                  showIcon
+                  className="channel-setup-download-error"
+                  message={download.failure}
+                />
               )}
             </Space>
           ),

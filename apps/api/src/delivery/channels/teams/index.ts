@@ -6,6 +6,7 @@ import { createTeamsConnector } from './client.ts';
 import { renderTeamsActivity } from './render.ts';
 import { teamsWebhooks } from './webhook.ts';
 import { setupValue, webhookUrlOf } from '../setup.ts';
+import { TEAMS_APP_PACKAGE_FILE, TEAMS_APP_PACKAGE_PATH } from './app-package.ts';
 
 // Microsoft Teams: a bot (Bot Framework) writing Adaptive Cards into learners' personal chats.
 
@@ -31,7 +32,15 @@ export const teams: ChannelModule = {
       setupValue('messaging_endpoint', webhookUrlOf(publicUrl, 'teams')),
       setupValue('valid_domain', new URL(publicUrl).host),
     ],
-    downloads: [],
+    // The zip is built on request (GET TEAMS_APP_PACKAGE_PATH), with the saved app id.
+    downloads: [
+      {
+        key: 'teams_app_package',
+        file_name: TEAMS_APP_PACKAGE_FILE,
+        media_type: 'application/zip',
+        path: TEAMS_APP_PACKAGE_PATH,
+      },
+    ],
   }),
   webhooks: teamsWebhooks,
 };

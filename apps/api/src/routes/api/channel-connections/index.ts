@@ -16,9 +16,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
+import { findCompanyName } from '../../../accounts/companies-repository.ts';
 import { CHANNELS } from '../../../delivery/channels/index.ts';
 import { publicUrlRefusal } from '../../../delivery/channels/setup.ts';
 import { SLACK_OAUTH_PATH, slackRedirectUrl } from '../../../delivery/channels/slack/oauth.ts';
+import {
+  TEAMS_APP_PACKAGE_FILE,
+  TEAMS_APP_PACKAGE_PATH,
+  TEAMS_MANIFEST_VERSION,
+  teamsAppPackage,
+  teamsPackageBot,
+} from '../../../delivery/channels/teams/app-package.ts';
 import { errorText } from '../../../delivery/connector.ts';
 import {
   deleteConnection,
@@ -247,6 +255,38 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
           refusal: refusal ? localizeMessage(refusal, requestLanguage(request)) : null,
         },
       };
+    },
+  );
+
+  app.get(
+    TEAMS_APP_PACKAGE_PATH,
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The Teams app package to upload in the Teams admin centre (administrators)',
+        description: `A zip with manifest.json (Teams manifest schema v${TEAMS_MANIFEST_VERSION}), color.png (192×192), outline.png (32×32, white on transparent) and the it/de texts: the bot is the saved connection’s app id, in personal scope only, and the valid domain is this server’s public URL (CCP_PUBLIC_URL). Answers 409 with the reason when the public URL is not https or no app id (a GUID) is saved.`,
+        response: {
+          200: z.any().meta({ type: 'string', format: 'binary', description: 'A zip file' }),
+        },
+        'x-media': { 200: 'application/zip' },
+        'x-errors': [409],
+      },
+    },
+    async (request, reply) => {
+      const user = adminOf(request);
+      const connection = await loadConnection(app, user.company_uuid, 'ms-teams');
+      const checked = teamsPackageBot(app.publicUrl, connection?.providerIds.app_id);
+      if ('refusal' in checked) throw new AppError('CONFLICT', checked.refusal);
+      const zip = teamsAppPackage({
+        appId: checked.appId,
+        publicUrl: app.publicUrl,
+        companyName: (await findCompanyName(app, user.company_uuid)) ?? '',
+        now: app.clock.now(),
+      });
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${TEAMS_APP_PACKAGE_FILE}"`)
+        .send(zip);
     },
   );
 
