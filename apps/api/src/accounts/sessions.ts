@@ -1,6 +1,7 @@
 import type { TSession } from '@ccp/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
+import { preparedQuery } from '../db/prepared.ts';
 import { isoNow } from '../lib/clock.ts';
 import { revokeFamily } from '../lib/tokens.ts';
 import { userAgentOf } from './audit-log.ts';
@@ -39,15 +40,22 @@ export const startSession = async (
     .execute();
 };
 
+// Run on every authenticated request: compiled once (db/prepared.ts).
+const touchQuery = preparedQuery<[now: string, familyUuid: string, before: string]>(
+  3,
+  (db, now, familyUuid, before) =>
+    db
+      .updateTable('auth_sessions')
+      .set({ last_used_at: now })
+      .where('family_uuid', '=', familyUuid)
+      .where('last_used_at', '<', before),
+);
+
 /** Notes a use of the session, at most once a minute. */
 export const touchSession = async (app: App, familyUuid: string): Promise<void> => {
   const now = app.clock.now();
-  await app.db
-    .updateTable('auth_sessions')
-    .set({ last_used_at: now.toISOString() })
-    .where('family_uuid', '=', familyUuid)
-    .where('last_used_at', '<', new Date(now.getTime() - LAST_USED_EVERY_MS).toISOString())
-    .execute();
+  const before = new Date(now.getTime() - LAST_USED_EVERY_MS).toISOString();
+  await touchQuery.run(app.db, now.toISOString(), familyUuid, before);
 };
 
 /** The user's open sessions (a live refresh token of full stage), the newest use first. */

@@ -10,6 +10,7 @@ import type {
 import { sql } from 'kysely';
 
 import type { Db } from '../db/index.ts';
+import { preparedListQuery } from '../db/prepared.ts';
 import { notFound } from '../lib/app-error.ts';
 import { SENT_STATUSES, engagementStatus, toCount } from './scope.ts';
 
@@ -114,6 +115,25 @@ const countedEnrolments = (companyUuid: string) => sql`
   WHERE s.enrolled = 1 AND c.company_uuid = ${companyUuid}
     AND c.status IN (${sql.join([...INSIGHT_COURSE_STATUSES])}) AND c.deleted_at IS NULL`;
 
+type SummaryRow = {
+  learner_uuid: string;
+  days: unknown;
+  lessons_read: unknown;
+  learning_minutes: unknown;
+};
+
+// Asked by every page of learners: compiled once per page size (db/prepared.ts).
+const summaryCounters = preparedListQuery<[companyUuid: string], SummaryRow>(
+  1,
+  (db, [companyUuid], learnerUuids) => {
+    const query = sql<SummaryRow>`SELECT s.learner_uuid, coalesce(n.days, 0) AS days,
+      s.lessons_read, s.learning_minutes
+    ${countedEnrolments(companyUuid!)}
+    AND s.learner_uuid IN (${sql.join(learnerUuids)})`;
+    return { compile: () => query.compile(db) };
+  },
+);
+
 /**
  * The summary figures of several learners of one company (the learners resource's `analytics`
  * and `learning_time`), the same as GET /analytics/learners/{id} answers for each.
@@ -124,14 +144,7 @@ export const learnerSummaries = async (
   learnerUuids: readonly string[],
 ): Promise<Map<string, TLearnerSummary>> => {
   if (learnerUuids.length === 0) return new Map();
-  const { rows } = await sql<{
-    learner_uuid: string;
-    days: unknown;
-    lessons_read: unknown;
-    learning_minutes: unknown;
-  }>`SELECT s.learner_uuid, coalesce(n.days, 0) AS days, s.lessons_read, s.learning_minutes
-    ${countedEnrolments(companyUuid)}
-    AND s.learner_uuid IN (${sql.join([...learnerUuids])})`.execute(db);
+  const { rows } = await summaryCounters.run(db, [companyUuid], learnerUuids);
   const byLearner = new Map<string, TEnrolmentCounters[]>();
   for (const row of rows) {
     const counters = {

@@ -65,3 +65,45 @@ export const writeRecords = async (db: Db, records: CompiledQuery[]): Promise<vo
     for (const record of records) await trx.executeQuery(record);
   });
 };
+
+/**
+ * Most lists' `in (…)` lists have the size of a page (25 learners): under this many values a
+ * query is compiled once per size, past it built each time (an import's batch of 1,000).
+ */
+const MAX_PREPARED_LIST = 100;
+
+/**
+ * A query with `arity` plain parameters and one list of values (an `in (…)`), compiled once per
+ * length of the list: `build` receives the markers of the plain parameters, then one marker per
+ * value of the list.
+ */
+export const preparedListQuery = <Args extends unknown[], Row = unknown>(
+  arity: Args['length'],
+  build: (db: Db, markers: string[], list: string[]) => Compilable<Row>,
+) => {
+  const bySize = new Map<number, PreparedQuery<unknown[], Row>>();
+  const prepared = (size: number) => {
+    let query = bySize.get(size);
+    if (!query) {
+      query = preparedQuery<unknown[], Row>(arity + size, (db, ...markers) =>
+        build(db, markers.slice(0, arity), markers.slice(arity)),
+      );
+      bySize.set(size, query);
+    }
+    return query;
+  };
+  return {
+    run: (db: Db, args: Args, list: readonly unknown[]): Promise<QueryResult<Row>> => {
+      if (list.length > MAX_PREPARED_LIST) {
+        const values = [...args, ...list];
+        // Built for this call only: the markers take the values at once.
+        return db.executeQuery(
+          preparedQuery<unknown[], Row>(values.length, (handle, ...markers) =>
+            build(handle, markers.slice(0, arity), markers.slice(arity)),
+          ).bind(db, ...values),
+        );
+      }
+      return prepared(list.length).run(db, ...args, ...list);
+    },
+  };
+};

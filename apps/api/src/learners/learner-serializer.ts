@@ -22,6 +22,7 @@ import { sql } from 'kysely';
 import { learnerSummaries } from '../analytics/learner.ts';
 import type { TLearnerSummary } from '../analytics/learner.ts';
 import type { Db } from '../db/index.ts';
+import { preparedListQuery } from '../db/prepared.ts';
 import type { LearnersTable } from '../db/types.ts';
 import { notFound } from '../lib/app-error.ts';
 import { cacheOf } from './learner-page-cache.ts';
@@ -111,6 +112,22 @@ export const listsOfLearners = async (
   return lists;
 };
 
+type LearnerCourseRow = { learner_uuid: string; uuid: string; name: string; status: string };
+
+// Courses whose lists include the learner; archived courses are left out. Asked by every page of
+// learners: compiled once per page size (db/prepared.ts).
+const coursesOfLearners = preparedListQuery<[], LearnerCourseRow>(0, (db, _markers, uuids) =>
+  db
+    .selectFrom('learners_list_members as m')
+    .innerJoin('course_learners_lists as cl', 'cl.list_uuid', 'm.list_uuid')
+    .innerJoin('courses as c', 'c.uuid', 'cl.course_uuid')
+    .where('m.learner_uuid', 'in', uuids)
+    .where('c.deleted_at', 'is', null)
+    .select(['m.learner_uuid', 'c.uuid', 'c.name', 'c.status'])
+    .orderBy('c.name')
+    .orderBy('c.uuid'),
+);
+
 /**
  * The wire shape of learners, loading their lists (unless given: a page of learners remembers
  * them per version of the company's learners) and courses in two queries for the batch.
@@ -125,17 +142,7 @@ export const serializeLearners = async (
   const [names, listsByLearner, courseRows, summaries] = await Promise.all([
     channelNames(db),
     knownLists ?? listsOfLearners(db, uuids),
-    // Courses whose lists include the learner; archived courses are left out.
-    db
-      .selectFrom('learners_list_members as m')
-      .innerJoin('course_learners_lists as cl', 'cl.list_uuid', 'm.list_uuid')
-      .innerJoin('courses as c', 'c.uuid', 'cl.course_uuid')
-      .where('m.learner_uuid', 'in', uuids)
-      .where('c.deleted_at', 'is', null)
-      .select(['m.learner_uuid', 'c.uuid', 'c.name', 'c.status'])
-      .orderBy('c.name')
-      .orderBy('c.uuid')
-      .execute(),
+    coursesOfLearners.run(db, [], uuids).then((result) => result.rows),
     summariesOf(db, rows),
   ]);
   const coursesByLearner = groupBy(courseRows, (row) => row.learner_uuid);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 
+import { preparedQuery } from '../db/prepared.ts';
 import type { Database } from '../db/types.ts';
 
 // Per company, a number that every write to its learners or to its lists' members moves, in the
@@ -10,14 +11,17 @@ import type { Database } from '../db/types.ts';
 
 type Executor = Kysely<Database>;
 
+// Read by every request of the learners list: compiled once (db/prepared.ts).
+const versionQuery = preparedQuery<[companyUuid: string], { version: number }>(
+  1,
+  (db, companyUuid) =>
+    db.selectFrom('learners_versions').select('version').where('company_uuid', '=', companyUuid),
+);
+
 /** The company's learners version: 0 before its first write. */
 export const learnersVersion = async (db: Executor, companyUuid: string): Promise<number> => {
-  const row = await db
-    .selectFrom('learners_versions')
-    .select('version')
-    .where('company_uuid', '=', companyUuid)
-    .executeTakeFirst();
-  return Number(row?.version ?? 0);
+  const { rows } = await versionQuery.run(db, companyUuid);
+  return Number(rows[0]?.version ?? 0);
 };
 
 /**

@@ -2,6 +2,7 @@ import { MESSAGES } from '@ccp/schemas';
 
 import type { AuthSettings, AuthStage } from '../context.ts';
 import type { Db } from '../db/index.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import type { UsersTable } from '../db/types.ts';
 import { AppError } from './app-error.ts';
 import type { Clock } from './clock.ts';
@@ -87,6 +88,26 @@ export const demoteFamilyToFirstStep = async (
     .execute();
 };
 
+type AccessRow = UsersTable & { stage: AuthStage; family_uuid: string };
+
+// Asked on every authenticated request: built and compiled once (db/prepared.ts), so a request
+// pays SQLite's look-up by key, not Kysely's building of a nine-clause join.
+const liveAccessToken = preparedQuery<[tokenHash: string, now: string], AccessRow>(
+  2,
+  (db, tokenHash, now) =>
+    db
+      .selectFrom('auth_tokens')
+      .innerJoin('users', 'users.uuid', 'auth_tokens.user_uuid')
+      .selectAll('users')
+      .select(['auth_tokens.stage', 'auth_tokens.family_uuid'])
+      .where('auth_tokens.token_hash', '=', tokenHash)
+      .where('auth_tokens.kind', '=', 'access')
+      .where('auth_tokens.revoked_at', 'is', null)
+      .where('auth_tokens.expires_at', '>', now)
+      // A deactivated creator's tokens stop working at once (issue 17).
+      .where('users.deactivated_at', 'is', null),
+);
+
 /** The live access token's user and stage, or null. */
 export const findAccessToken = async (
   { db, clock }: Pick<TokenDeps, 'db' | 'clock'>,
@@ -98,18 +119,8 @@ export const findAccessToken = async (
   familyUuid: string;
 } | null> => {
   const tokenHash = hashToken(token);
-  const row = await db
-    .selectFrom('auth_tokens')
-    .innerJoin('users', 'users.uuid', 'auth_tokens.user_uuid')
-    .selectAll('users')
-    .select(['auth_tokens.stage', 'auth_tokens.family_uuid'])
-    .where('auth_tokens.token_hash', '=', tokenHash)
-    .where('auth_tokens.kind', '=', 'access')
-    .where('auth_tokens.revoked_at', 'is', null)
-    .where('auth_tokens.expires_at', '>', clock.now().toISOString())
-    // A deactivated creator's tokens stop working at once (issue 17).
-    .where('users.deactivated_at', 'is', null)
-    .executeTakeFirst();
+  const { rows } = await liveAccessToken.run(db, tokenHash, clock.now().toISOString());
+  const row = rows[0];
   if (!row) return null;
   const { stage, family_uuid: familyUuid, ...user } = row;
   return { user, stage, tokenHash, familyUuid };

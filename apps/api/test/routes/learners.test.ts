@@ -732,6 +732,41 @@ describe('learners API', async () => {
       expect(uuidsOf(archived.json)).toEqual([archivedInList!.uuid]);
     });
 
+    it('writes each member as GET /learners/{id} writes it: lists, courses, nulls, quotes', async () => {
+      const { headers, company } = await createSignedInUser(app);
+      const learner = await insertLearner(app, company.uuid, {
+        first_name: 'Zoë "Zo"',
+        last_name: "D'Arcy\\Müller",
+        phone: '393331234567',
+        channels: ['whatsapp', 'slack'],
+        reachability: 'reachable',
+      });
+      const bare = await insertLearner(app, company.uuid, { email: null, phone: null });
+      const list = await insertList(app, company.uuid, 'Sales </script>', [
+        learner.uuid,
+        bare.uuid,
+      ]);
+      await insertCourse(app, company, {
+        name: 'Pitching',
+        status: 'scheduled',
+        lists: [list.uuid],
+      });
+      const page = await call(app, {
+        method: 'GET',
+        url: `/api/v1/learners/learners-lists/${list.uuid}`,
+        headers,
+      });
+      expect(page.statusCode).toBe(200);
+      for (const uuid of [learner.uuid, bare.uuid]) {
+        const one = await call(app, { method: 'GET', url: `/api/v1/learners/${uuid}`, headers });
+        const listed = (page.json.data as { uuid: string }[]).find((item) => item.uuid === uuid);
+        expect(listed).toEqual(one.json.data);
+      }
+      expect(page.json.data[0].courses).toEqual([
+        { uuid: expect.any(String), name: 'Pitching', status: 'scheduled' },
+      ]);
+    });
+
     it('answers 404 for another company’s list', async () => {
       const other = await createSignedInUser(app);
       const [theirs] = await insertLearners(app, other.company.uuid, 1);

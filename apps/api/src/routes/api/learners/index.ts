@@ -44,6 +44,7 @@ import {
 } from '../../../learners/learners-repository.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
 import { isoNow } from '../../../lib/clock.ts';
+import { fastResponseSerializer } from '../../../lib/fast-serializer.ts';
 import { pageRequest, paginated } from '../../../lib/pagination.ts';
 import { withCompanyLock } from '../../../lib/company-lock.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
@@ -140,6 +141,8 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: ZListLearnersQuerySchema,
         response: { 200: ZListLearnersResponseSchema },
       },
+      // The hot list: written by a compiled serializer, not parsed by zod first.
+      serializerCompiler: fastResponseSerializer,
     },
     async (request) => listLearners(request, companyOf(request), request.query),
   );
@@ -154,6 +157,8 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: ZListLearnersQuerySchema,
         response: { 200: ZListLearnersResponseSchema },
       },
+      // The hot list: written by a compiled serializer, not parsed by zod first.
+      serializerCompiler: fastResponseSerializer,
     },
     async (request) =>
       listLearners(request, companyOf(request), request.query, request.params.listUuid),
