@@ -12,6 +12,10 @@ import {
   dropAnalyticsTriggers,
   rebuildAnalyticsAggregates,
 } from '../../apps/api/src/db/migrations/0006_analytics.ts';
+import {
+  dropRetentionTriggers,
+  rebuildRetentionAggregates,
+} from '../../apps/api/src/db/migrations/0040_retention.ts';
 
 // A large, deterministic analytics dataset in a temporary SQLite file, built fast: migrate, drop
 // the aggregate triggers, bulk-insert with prepared statements in one transaction, rebuild the
@@ -91,6 +95,7 @@ export const buildDataset = async ({
   const handle = createDatabase({ dialect: 'sqlite', file });
   await migrateToLatest(handle);
   await dropAnalyticsTriggers(handle.db);
+  await dropRetentionTriggers(handle.db);
   await handle.close();
 
   const random = randomFrom(seed);
@@ -168,8 +173,9 @@ export const buildDataset = async ({
     const insertDelivery = db.prepare(
       `INSERT INTO lesson_deliveries (uuid, company_uuid, course_uuid, enrollment_uuid,
          learner_uuid, day, language, channel, scheduled_for, status, sent_at, delivered_at,
-         read_at, answered_at, answer_correct, missed_at, reminders_sent, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'en', 'slack', ?, 'sent', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         read_at, answered_at, answer_correct, missed_at, reminders_sent, repeat_right_at,
+         created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'en', 'slack', ?, 'sent', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const later = (iso: string, minutes: number) =>
       new Date(Date.parse(iso) + minutes * 60_000).toISOString();
@@ -219,6 +225,13 @@ export const buildDataset = async ({
           const answered = read && random() < 0.8;
           const missed =
             delivered && !answered && Date.parse(NOW) - Date.parse(at) > 72 * 3_600_000;
+          // Drawn in the order the insert's arguments used to draw them.
+          const readAt = read ? later(at, 5 + Math.floor(random() * 600)) : null;
+          const answeredAt = answered ? later(at, 700 + Math.floor(random() * 600)) : null;
+          const correct = answered ? (random() < 0.7 ? 1 : 0) : null;
+          // Half the questions got wrong or missed were right when they came back (issue 28's
+          // repeats), chosen by position so the random stream (and every other figure) stays.
+          const repeatRight = (correct === 0 || missed) && deliveries % 2 === 0;
           insertDelivery.run(
             sequentialUuid((deliveries += 1)),
             companyUuid,
@@ -229,11 +242,12 @@ export const buildDataset = async ({
             at,
             at,
             delivered ? later(at, 1) : null,
-            read ? later(at, 5 + Math.floor(random() * 600)) : null,
-            answered ? later(at, 700 + Math.floor(random() * 600)) : null,
-            answered ? (random() < 0.7 ? 1 : 0) : null,
+            readAt,
+            answeredAt,
+            correct,
             missed ? later(at, 72 * 60) : null,
             delivered && !read && random() < 0.3 ? 1 : 0,
+            repeatRight ? later(at, 26 * 60) : null,
             at,
             at,
           );
@@ -246,6 +260,7 @@ export const buildDataset = async ({
   const reopened = createDatabase({ dialect: 'sqlite', file });
   await sql`PRAGMA cache_size = -1000000`.execute(reopened.db);
   await rebuildAnalyticsAggregates(reopened.db);
+  await rebuildRetentionAggregates(reopened.db);
   // Fold the write-ahead log into the file, so the measured process does not replay it.
   await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(reopened.db);
   await reopened.close();

@@ -585,6 +585,45 @@ describe('seedDemo', async () => {
     expect(await hasConnections(db)).toBe(false);
   });
 
+  // Issue 28's retention insight needs repeats to show anything after repetition.
+  it('gives the courses that repeat questions a repeat history, some right when they came back', async () => {
+    const repeating = acmeCourses.filter(
+      (course) =>
+        course.distribution && (JSON.parse(course.distribution) as TDistribution).repeat_questions,
+    );
+    expect(repeating.map((course) => course.name).sort()).toEqual([
+      'GDPR for Sales',
+      'Negotiation Basics',
+      'Welcome to Acme',
+    ]);
+    const gdpr = repeating.find((course) => course.name === 'GDPR for Sales')!;
+    const stats = await db
+      .withTables<{
+        analytics_question_stats: {
+          course_uuid: string;
+          tried: number;
+          first_try_right: number;
+          repeat_right: number;
+        };
+      }>()
+      .selectFrom('analytics_question_stats')
+      .select(['tried', 'first_try_right', 'repeat_right'])
+      .where('course_uuid', '=', gdpr.uuid)
+      .execute();
+    const sum = (key: 'tried' | 'first_try_right' | 'repeat_right') =>
+      stats.reduce((total, row) => total + Number(row[key]), 0);
+    // Plausible: most right at once, a real share only after repetition, some not yet.
+    expect(sum('first_try_right') / sum('tried')).toBeGreaterThan(0.4);
+    expect(sum('repeat_right') / sum('tried')).toBeGreaterThan(0.05);
+    expect(sum('first_try_right') + sum('repeat_right')).toBeLessThan(sum('tried'));
+    const states = await db
+      .selectFrom('question_repeats')
+      .select('status')
+      .where('course_uuid', '=', gdpr.uuid)
+      .execute();
+    expect(new Set(states.map((row) => row.status))).toContain('stuck');
+  });
+
   it('is deterministic: seeding another empty database gives the same learners', async () => {
     const people = (target: typeof db) =>
       target

@@ -412,11 +412,14 @@ describe('dataProvider: reference resources and the rest', () => {
   it('says what is not there: unknown resources, methods and reports', async () => {
     const { provider, calls } = setup({});
     await expect(provider.getList({ resource: 'analytics' })).rejects.toThrow(
-      'The "analytics" lists are meta.report "courses-insights" (every counted course) and "course-learners"',
+      'The "analytics" lists are meta.report "courses-insights" (every counted course), "course-learners"',
     );
     await expect(
       provider.getList({ resource: 'analytics', meta: { report: 'course-learners' } }),
     ).rejects.toThrow('The "course-learners" list needs meta.courseId.');
+    await expect(
+      provider.getList({ resource: 'analytics', meta: { report: 'course-questions' } }),
+    ).rejects.toThrow('The "course-questions" list needs meta.courseId.');
     await expect(provider.getOne({ resource: 'analytics', id: 'zick' })).rejects.toThrow(
       'Unknown analytics report "zick". Reports: classroom, statistics, learners,',
     );
@@ -458,6 +461,7 @@ describe('dataProvider: analytics and exports', () => {
       'GET /api/v1/analytics/learners/l1': { data: { courses: [] } },
       [`GET ${V2}/room-1/courses/insights`]: { data: [{ uuid: 'c1' }, { uuid: 'c2' }] },
       [`GET ${V2}/room-1/courses/c1/learners`]: page([{ uuid: 'l1' }]),
+      [`GET ${V2}/room-1/courses/c1/questions`]: { data: [{ day: 1 }, { day: 2 }] },
     });
     expect(
       await provider.getOne({
@@ -491,6 +495,12 @@ describe('dataProvider: analytics and exports', () => {
         pagination: server,
       }),
     ).toMatchObject({ data: [{ uuid: 'l1' }], total: 120 });
+    expect(
+      await provider.getList({
+        resource: 'analytics',
+        meta: { report: 'course-questions', courseId: 'c1' },
+      }),
+    ).toEqual({ data: [{ day: 1 }, { day: 2 }], total: 2 });
     expect(requests().map((call) => [call.path, call.options.query])).toEqual([
       [`${V1}/room-1`, { start_date: '2026-11-16', end_date: '2026-11-23' }],
       [`${V1}/room-2`, {}],
@@ -501,6 +511,7 @@ describe('dataProvider: analytics and exports', () => {
       ['/api/v1/analytics/learners/l1', {}],
       [`${V2}/room-1/courses/insights`, undefined],
       [`${V2}/room-1/courses/c1/learners`, { status: 'dormant', page: 2, per_page: 50 }],
+      [`${V2}/room-1/courses/c1/questions`, undefined],
     ]);
   });
 

@@ -82,6 +82,22 @@ export const moodOf = (successRate: number, answers: number): TMood => {
   return MOOD_BANDS.find((band) => successRate < band.below)?.mood ?? 'excited';
 };
 
+/**
+ * The retention insight's counts (issue 28, docs/metrics.md "Retention"), over the questions a
+ * learner tried (answered, or missed after 72 hours): right on the first try, right only after
+ * repetition, and the rest, not right yet. What counts as each is migration 0040's
+ * `retentionIndicators`; this is the one formula over them.
+ */
+export type TRetentionCounts = { tried: number; firstTry: number; afterRepeat: number };
+
+/** Right by now (first try or after repetition) ÷ tried, and the share of each outcome. */
+export const retentionRates = ({ tried, firstTry, afterRepeat }: TRetentionCounts) => ({
+  retention: roundRate(percentage(firstTry + afterRepeat, tried)),
+  firstTry: roundRate(percentage(firstTry, tried)),
+  afterRepeat: roundRate(percentage(afterRepeat, tried)),
+  notYet: roundRate(percentage(tried - firstTry - afterRepeat, tried)),
+});
+
 // --- Queries -----------------------------------------------------------------------------
 
 const ZDateSchema = z.iso.date({ error: MESSAGES.analyticsDateInvalid });
@@ -202,6 +218,12 @@ export const ZCourseInsightSchema = z.object({
   engagementRate: ZRateSchema,
   dormantLearners: count(),
   zick_score: ZRateSchema,
+  /** Retention (issue 28): questions tried, and right by now ÷ tried, with each outcome's share. */
+  questionsTried: count(),
+  retention: ZRateSchema,
+  retentionFirstTry: ZRateSchema,
+  retentionAfterRepeat: ZRateSchema,
+  retentionNotYet: ZRateSchema,
 });
 export type TCourseInsight = z.infer<typeof ZCourseInsightSchema>;
 export const ZCourseInsightsResponseSchema = dataEnvelope(z.array(ZCourseInsightSchema));
@@ -230,6 +252,8 @@ export const ZLessonDayAnalysisSchema = z.object({
   dtr_seconds: z.number().int().min(0).nullable(),
   /** Delta time to complete the assessment: read to answer, in seconds. */
   dtca_seconds: z.number().int().min(0).nullable(),
+  /** Not right at first, right when it came back (issue 28): when a repeat was first answered right. */
+  right_after_repeat_at: z.string().nullable(),
 });
 export type TLessonDayAnalysis = z.infer<typeof ZLessonDayAnalysisSchema>;
 
@@ -285,6 +309,27 @@ export const ZCourseLearnerSchema = z.object({
   last_activity_at: z.string().nullable(),
   /** Why the learner gets no lessons (PAUSE_REASONS: unanswered, trainer, stop); null: they do. */
   pause_reason: z.string().nullable(),
+  /** Retention (issue 28): the learner's questions tried, right on the first try, after repetition. */
+  questions_tried: count(),
+  right_first_try: count(),
+  right_after_repeat: count(),
+  retention: ZRateSchema,
 });
 export type TCourseLearner = z.infer<typeof ZCourseLearnerSchema>;
 export const ZCourseLearnersResponseSchema = paginatedEnvelope(ZCourseLearnerSchema);
+
+// --- A course's questions by retention (issue 28) ------------------------------------------
+
+/** One lesson day's question over the course's learners: how it was got right, if it was. */
+export const ZCourseQuestionSchema = z.object({
+  day: z.number().int().min(1),
+  /** The lesson's title in the course's primary language. */
+  title: z.string().nullable(),
+  questions_tried: count(),
+  right_first_try: count(),
+  right_after_repeat: count(),
+  not_right_yet: count(),
+  retention: ZRateSchema,
+});
+export type TCourseQuestion = z.infer<typeof ZCourseQuestionSchema>;
+export const ZCourseQuestionsResponseSchema = dataEnvelope(z.array(ZCourseQuestionSchema));

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { offsetOf } from '../lib/pagination.ts';
 import type { PageRequest } from '../lib/pagination.ts';
+import { learnerRetention } from './retention.ts';
 import { engagementStatus, toCount } from './scope.ts';
 
 /**
@@ -47,8 +48,13 @@ export const courseLearners = async (
     learning_minutes: unknown;
     last_activity_at: string | null;
     pause_reason: string | null;
+    answers: unknown;
+    answers_missed: unknown;
+    answers_correct: unknown;
+    repeat_right: unknown;
   }>`SELECT l.uuid, l.first_name, l.last_name, l.email, ${status} AS status, s.lessons_read,
-      coalesce(n.days, 0) AS days, s.learning_minutes, s.last_activity_at, e.pause_reason
+      coalesce(n.days, 0) AS days, s.learning_minutes, s.last_activity_at, e.pause_reason,
+      s.answers, s.answers_missed, s.answers_correct, s.repeat_right
     ${from}
     ORDER BY l.last_name, l.first_name, l.uuid
     LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`.execute(db);
@@ -65,6 +71,7 @@ export const courseLearners = async (
       learning_time: toCount(row.learning_minutes),
       last_activity_at: row.last_activity_at,
       pause_reason: row.pause_reason,
+      ...learnerRetention(row),
     })),
   };
 };

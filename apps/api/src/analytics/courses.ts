@@ -1,6 +1,14 @@
-import { engagementRate, moodOf, percentage, roundRate, zickScore } from '@ccp/schemas';
-import type { TCourseInsight, TCourseStatus } from '@ccp/schemas';
+import {
+  engagementRate,
+  moodOf,
+  percentage,
+  retentionRates,
+  roundRate,
+  zickScore,
+} from '@ccp/schemas';
+import type { TCourseInsight, TCourseStatus, TRetentionCounts } from '@ccp/schemas';
 import type { Db } from '../db/index.ts';
+import { courseRetentionCounts } from './retention.ts';
 import { countedCourseList, courseSums, statusCounts } from './rollups.ts';
 import type { ClassroomScope } from './scope.ts';
 
@@ -18,6 +26,19 @@ export type CourseCounters = {
   interacted: number;
   completed: number;
   dormant: number;
+  retention: TRetentionCounts;
+};
+
+/** The course's retention (issue 28): right by now ÷ tried, and each outcome's share. */
+const retentionFiguresOf = (counts: TRetentionCounts) => {
+  const rates = retentionRates(counts);
+  return {
+    questionsTried: counts.tried,
+    retention: rates.retention,
+    retentionFirstTry: rates.firstTry,
+    retentionAfterRepeat: rates.afterRepeat,
+    retentionNotYet: rates.notYet,
+  };
 };
 
 /** Every per-course figure from its counters; rates unrounded until the very end. */
@@ -47,6 +68,7 @@ export const courseFigures = (counters: CourseCounters) => {
     engagementRate: roundRate(engagement),
     dormantLearners: counters.dormant,
     zick_score: roundRate(zickScore(completion, engagement, progress)),
+    ...retentionFiguresOf(counters.retention),
   };
 };
 
@@ -57,10 +79,11 @@ export const courseInsights = async (
   now: Date,
 ): Promise<TCourseInsight[]> => {
   const courses = await countedCourseList(db, scope);
-  const sums = await courseSums(
-    db,
-    courses.map((course) => course.uuid),
-  );
+  const uuids = courses.map((course) => course.uuid);
+  const [sums, retention] = await Promise.all([
+    courseSums(db, uuids),
+    courseRetentionCounts(db, uuids),
+  ]);
   return Promise.all(
     courses.map(async (course) => {
       const sum = sums.get(course.uuid)!;
@@ -82,6 +105,7 @@ export const courseInsights = async (
           interacted: sum.interacted,
           completed: statuses.completed,
           dormant: statuses.dormant,
+          retention: retention.get(course.uuid)!,
         }),
       };
     }),

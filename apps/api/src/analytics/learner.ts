@@ -29,6 +29,7 @@ type DeliveryRow = {
   answered_at: string | null;
   answer_correct: number | null;
   missed_at: string | null;
+  repeat_right_at: string | null;
 };
 
 const secondsBetween = (from: string | null, to: string | null): number | null =>
@@ -199,6 +200,7 @@ export const learnerInsights = async (
             'answered_at',
             'answer_correct',
             'missed_at',
+            'repeat_right_at',
           ])
           .where('learner_uuid', '=', learnerUuid)
           .where('course_uuid', 'in', courseUuids)
@@ -249,6 +251,8 @@ export const learnerInsights = async (
         answer: delivery ? (answers.get(delivery.uuid) ?? null) : null,
         dtr_seconds: secondsBetween(delivery?.delivered_at ?? sentAt, readAt),
         dtca_seconds: secondsBetween(readAt, delivery?.answered_at ?? null),
+        // The retention insight's "right after repetition" (0040): never with a right first try.
+        right_after_repeat_at: state === 'correct' ? null : (delivery?.repeat_right_at ?? null),
       };
     });
     return {

@@ -441,6 +441,8 @@ export type LessonDeliveriesTable = {
   feedback_status?: string | null;
   /** When the feedback was sent (or last tried). */
   feedback_at?: Timestamp | null;
+  /** When a repeat of its question was first answered right (0040, the retention insight). */
+  repeat_right_at?: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

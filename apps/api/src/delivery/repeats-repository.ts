@@ -304,6 +304,18 @@ export const repeatsRepository = {
       .where('delivery_uuid', '=', uuid)
       .compile(),
 
+  /**
+   * A repeat of the send's question answered right: the first time counts (the retention insight,
+   * 0040); the lesson's own first answer stays as it was.
+   */
+  rightAfterRepeat: (db: Db, uuid: string, at: string): CompiledQuery =>
+    db
+      .updateTable('lesson_deliveries')
+      .set({ repeat_right_at: at })
+      .where('uuid', '=', uuid)
+      .where('repeat_right_at', 'is', null)
+      .compile(),
+
   /** Feedback on repeats' answers waiting to go. */
   feedbackQueued: (db: Db, limit: number): Promise<RepeatFeedbackRow[]> =>
     repeatSends(db)

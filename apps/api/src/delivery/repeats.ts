@@ -266,6 +266,9 @@ export const answerRepeat = async (
     );
     if (Number(taken.numAffectedRows) !== 1) return false;
     await trx.executeQuery(repeatsRepository.answered(db, deliveryUuid, answer, at));
+    if (answer.correct) {
+      await trx.executeQuery(repeatsRepository.rightAfterRepeat(db, deliveryUuid, at));
+    }
     return true;
   });
 };

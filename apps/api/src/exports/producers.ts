@@ -3,6 +3,7 @@ import type { TExportType } from '@ccp/schemas';
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 
+import { learnerRetention } from '../analytics/retention.ts';
 import { ENROLLED_STATUSES, engagementStatus, lessonDays, toCount } from '../analytics/scope.ts';
 import type { Db } from '../db/index.ts';
 import type { CsvCell, CsvWriter } from './csv.ts';
@@ -56,6 +57,11 @@ export const STATISTICS_COLUMNS = [
   'learning_minutes',
   'first_sent_at',
   'last_activity_at',
+  // Retention (issue 28): docs/metrics.md "Retention".
+  'questions_tried',
+  'right_first_try',
+  'right_after_repeat',
+  'retention',
 ] as const;
 
 type StatisticsRow = Keyed & Record<string, unknown>;
@@ -71,7 +77,7 @@ const writeStatistics = async (db: Db, subject: ExportSubject, writer: CsvWriter
             e.status AS enrollment_status, ${engagementStatus(now)} AS learner_status,
             coalesce(n.days, 0) AS days, s.lessons_sent, s.lessons_delivered, s.lessons_read,
             s.answers, s.answers_correct, s.answers_missed, s.reminders, s.learning_minutes,
-            s.first_sent_at, s.last_activity_at
+            s.first_sent_at, s.last_activity_at, s.repeat_right
           FROM learners l
           JOIN analytics_enrollment_stats s
             ON s.course_uuid = ${subject.courseUuid} AND s.learner_uuid = l.uuid
@@ -81,28 +87,35 @@ const writeStatistics = async (db: Db, subject: ExportSubject, writer: CsvWriter
           ORDER BY l.last_name, l.first_name, l.uuid
           LIMIT ${PAGE_SIZE}`.execute(db)
       ).rows,
-    (row) => [
-      row.uuid,
-      row.first_name,
-      row.last_name,
-      row.email as string | null,
-      row.phone as string | null,
-      row.channel as string,
-      row.enrollment_status as string,
-      row.learner_status as string,
-      toCount(row.lessons_sent),
-      toCount(row.lessons_delivered),
-      toCount(row.lessons_read),
-      toCount(row.answers),
-      toCount(row.answers_correct),
-      toCount(row.answers) - toCount(row.answers_correct),
-      toCount(row.answers_missed),
-      toCount(row.reminders),
-      roundRate(percentage(toCount(row.lessons_read), toCount(row.days))),
-      toCount(row.learning_minutes),
-      row.first_sent_at as string | null,
-      row.last_activity_at as string | null,
-    ],
+    (row) => {
+      const retention = learnerRetention(row);
+      return [
+        row.uuid,
+        row.first_name,
+        row.last_name,
+        row.email as string | null,
+        row.phone as string | null,
+        row.channel as string,
+        row.enrollment_status as string,
+        row.learner_status as string,
+        toCount(row.lessons_sent),
+        toCount(row.lessons_delivered),
+        toCount(row.lessons_read),
+        toCount(row.answers),
+        toCount(row.answers_correct),
+        toCount(row.answers) - toCount(row.answers_correct),
+        toCount(row.answers_missed),
+        toCount(row.reminders),
+        roundRate(percentage(toCount(row.lessons_read), toCount(row.days))),
+        toCount(row.learning_minutes),
+        row.first_sent_at as string | null,
+        row.last_activity_at as string | null,
+        retention.questions_tried,
+        retention.right_first_try,
+        retention.right_after_repeat,
+        retention.retention,
+      ];
+    },
   );
 
 export const NOT_ENROLLED_COLUMNS = [

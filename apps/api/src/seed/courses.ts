@@ -40,6 +40,8 @@ export type DemoCourse = {
   lists: string[];
   exclusionDays?: TExclusionDay[];
   time?: string;
+  /** "Repeat questions until they stick" (issue 28). */
+  repeatQuestions?: boolean;
   lessons: DemoLesson[];
 };
 
@@ -79,6 +81,7 @@ export const DEMO_COURSES: DemoCourse[] = [
     channels: ['ms-teams', 'whatsapp'],
     lists: ['Sales EMEA', 'Sales Italy'],
     exclusionDays: ['saturday', 'sunday'],
+    repeatQuestions: true,
     lessons: [
       {
         minutes: 4,
@@ -457,6 +460,7 @@ export const DEMO_COURSES: DemoCourse[] = [
     startInDays: -40,
     channels: ['ms-teams'],
     lists: ['Sales EMEA', 'Customer Success'],
+    repeatQuestions: true,
     lessons: [
       {
         minutes: 4,
@@ -1008,6 +1012,7 @@ export const DEMO_COURSES: DemoCourse[] = [
     channels: ['ms-teams', 'whatsapp'],
     lists: ['New Hires 2026'],
     time: '09:00',
+    repeatQuestions: true,
     lessons: [
       {
         minutes: 5,

@@ -180,7 +180,7 @@ const deliveryOf = (course: DemoCourse, t: Timeline) => {
     disabled_enrolment_opt_in: course.classroom === 'onboarding',
     exclusion_days: course.exclusionDays ?? [],
     learner_time_zone: false,
-    repeat_questions: DISTRIBUTION_DEFAULTS.repeat_questions,
+    repeat_questions: course.repeatQuestions ?? DISTRIBUTION_DEFAULTS.repeat_questions,
     target_retention: DISTRIBUTION_DEFAULTS.target_retention,
     ...REMINDER_POLICY_DEFAULTS,
     enrollment_close_time: course.status === 'scheduled' ? `${t.date(start - 1)}T18:00` : null,

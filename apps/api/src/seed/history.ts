@@ -7,6 +7,7 @@ import { learnerChannel, lessonLanguage, loadCoursePlan } from '../delivery/enro
 import { lessonSlots } from '../delivery/schedule.ts';
 import { createRandom } from './random.ts';
 import type { Random } from './random.ts';
+import { seedRepeats } from './repeats.ts';
 
 // The demo's delivery history: what the scheduler and the channels would have recorded for the
 // published courses up to `now` (about 90 days for the oldest), so the insights show real
@@ -16,6 +17,8 @@ import type { Random } from './random.ts';
 type Trx = Transaction<Database>;
 
 const HISTORY_SEED = 20_260_105;
+/** Repeats draw from a stream of their own: the lessons' history stays what it was without them. */
+const REPEATS_SEED = 20_261_126;
 const BATCH_SIZE = 500;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -123,6 +126,7 @@ const chosenAnswer = (assessment: TAssessment, correct: boolean, deliveryUuid: s
  */
 export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> => {
   const random = createRandom(HISTORY_SEED);
+  const repeatRandom = createRandom(REPEATS_SEED);
   const nowMs = now.getTime();
   const courses = await trx
     .selectFrom('courses')
@@ -145,6 +149,7 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
   const enrolments: Insertable<Database['enrollments']>[] = [];
   const deliveries: Insertable<Database['lesson_deliveries']>[] = [];
   const events: Insertable<Database['learner_events']>[] = [];
+  const repeats: Insertable<Database['question_repeats']>[] = [];
 
   for (const course of courses) {
     const plan = await loadCoursePlan(trx, course.uuid);
@@ -347,6 +352,14 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
         failUnreachable(rows, channel, events, eventsFrom);
       }
 
+      if (distribution.repeat_questions && status === 'enrolled') {
+        const settings = {
+          time: distribution.time,
+          targetRetention: distribution.target_retention,
+        };
+        repeats.push(...seedRepeats(repeatRandom, rows, settings, habit, nowMs));
+      }
+
       const allSent = rows.length > 0 && rows.every((row) => row.status === 'sent');
       const lastSent = rows.reduce<string | null>(
         (last, row) => (row.sent_at && (!last || row.sent_at > last) ? row.sent_at : last),
@@ -371,6 +384,7 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
   await insertAll(trx, 'enrollments', enrolments);
   await insertAll(trx, 'lesson_deliveries', deliveries);
   await insertAll(trx, 'learner_events', events);
+  await insertAll(trx, 'question_repeats', repeats);
   return { enrolments: enrolments.length, deliveries: deliveries.length, events: events.length };
 };
 

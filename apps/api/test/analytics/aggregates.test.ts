@@ -48,6 +48,8 @@ describe('analytics aggregates', async () => {
       answers_missed: 0,
       reminders: 3,
       learning_minutes: 5,
+      // Questions right only after repetition (0040, the retention insight): none repeat here.
+      repeat_right: 0,
       first_sent_at: novemberAt8(10),
       first_activity_at: '2026-11-10T08:30:00.000Z',
       last_activity_at: '2026-11-10T08:30:00.000Z',

@@ -61,6 +61,12 @@ describe('GET /api/v2/analytics/classrooms/{id}/courses/insights', async () => {
         engagementRate: 55.3, // (55.56 + 60) / 2 − 5 × 3 reminders / 6 learners
         dormantLearners: 2,
         zick_score: 33.7, // (16.67 + 55.28 + 29.17) / 3
+        // 5 answered, none missed: 3 right at once, 2 wrong and never repeated (issue 28).
+        questionsTried: 5,
+        retention: 60,
+        retentionFirstTry: 60,
+        retentionAfterRepeat: 0,
+        retentionNotYet: 40,
       },
       {
         uuid: history.courses.beta.uuid,
@@ -80,6 +86,11 @@ describe('GET /api/v2/analytics/classrooms/{id}/courses/insights', async () => {
         engagementRate: 75,
         dormantLearners: 1,
         zick_score: 58.3,
+        questionsTried: 2,
+        retention: 100,
+        retentionFirstTry: 100,
+        retentionAfterRepeat: 0,
+        retentionNotYet: 0,
       },
     ]);
   });
@@ -153,6 +164,11 @@ describe('course insights edge cases', async () => {
     engagementRate: 0,
     dormantLearners: 0,
     zick_score: 0,
+    questionsTried: 0,
+    retention: 0,
+    retentionFirstTry: 0,
+    retentionAfterRepeat: 0,
+    retentionNotYet: 0,
   };
 
   it('answers zeros, never NaN, for a course without learners or lessons', async () => {

@@ -47,6 +47,7 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
           answer: null,
           dtr_seconds: 540, // delivered at 07:01, read at 07:10
           dtca_seconds: 600,
+          right_after_repeat_at: null,
         },
         {
           day: 2,
@@ -58,6 +59,7 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
           answer: null,
           dtr_seconds: 1740,
           dtca_seconds: 900,
+          right_after_repeat_at: null,
         },
         {
           day: 3,
@@ -69,6 +71,7 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
           answer: null,
           dtr_seconds: 240,
           dtca_seconds: 60,
+          right_after_repeat_at: null,
         },
         {
           // Read, never answered, sent over 72 hours ago (not yet stamped missed).
@@ -81,6 +84,7 @@ describe('GET /api/v1/analytics/learners/{id}', async () => {
           answer: null,
           dtr_seconds: 3540,
           dtca_seconds: null,
+          right_after_repeat_at: null,
         },
       ],
     });

@@ -17,7 +17,7 @@ import { insertList } from '../fixtures/learners.ts';
 // download errors. Clock: 2026-11-22T09:00:00Z.
 
 const STATISTICS_HEADER =
-  'learner_uuid,first_name,last_name,email,phone,channel,enrollment_status,learner_status,lessons_sent,lessons_delivered,lessons_read,answers,answers_correct,answers_wrong,answers_missed,reminders,progress,learning_minutes,first_sent_at,last_activity_at';
+  'learner_uuid,first_name,last_name,email,phone,channel,enrollment_status,learner_status,lessons_sent,lessons_delivered,lessons_read,answers,answers_correct,answers_wrong,answers_missed,reminders,progress,learning_minutes,first_sent_at,last_activity_at,questions_tried,right_first_try,right_after_repeat,retention';
 const NOT_ENROLLED_HEADER =
   'learner_uuid,first_name,last_name,email,phone,locale,channels,reason,invited_at';
 const csv = (...lines: string[]) => `\uFEFF${lines.map((line) => `${line}\r\n`).join('')}`;
@@ -88,10 +88,10 @@ describe('exports', async () => {
 
   const statisticsCsv = csv(
     STATISTICS_HEADER,
-    `${ada.uuid},Ada,Alpha,ada@example.test,,slack,enrolled,dormant,2,2,1,1,1,0,0,0,50,5,2026-11-10T07:00:00.000Z,2026-11-10T07:20:00.000Z`,
-    `${bravo.uuid},"'=HYPERLINK(""http://evil.example"")",Bravo,'@evil.example,'+393331234567,whatsapp,enrolled,active,1,1,1,1,0,1,0,1,50,5,2026-11-21T07:00:00.000Z,2026-11-21T07:06:00.000Z`,
-    `${charlie.uuid},'\tTab,Charlie,c@example.test,,slack,enrolled,not_started,0,0,0,0,0,0,0,0,0,0,,`,
-    `${delta.uuid},"O""Neil, Jr",Delta,'-d@example.test,,slack,enrolled,unreachable,0,0,0,0,0,0,0,0,0,0,,`,
+    `${ada.uuid},Ada,Alpha,ada@example.test,,slack,enrolled,dormant,2,2,1,1,1,0,0,0,50,5,2026-11-10T07:00:00.000Z,2026-11-10T07:20:00.000Z,1,1,0,100`,
+    `${bravo.uuid},"'=HYPERLINK(""http://evil.example"")",Bravo,'@evil.example,'+393331234567,whatsapp,enrolled,active,1,1,1,1,0,1,0,1,50,5,2026-11-21T07:00:00.000Z,2026-11-21T07:06:00.000Z,1,0,0,0`,
+    `${charlie.uuid},'\tTab,Charlie,c@example.test,,slack,enrolled,not_started,0,0,0,0,0,0,0,0,0,0,,,0,0,0,0`,
+    `${delta.uuid},"O""Neil, Jr",Delta,'-d@example.test,,slack,enrolled,unreachable,0,0,0,0,0,0,0,0,0,0,,,0,0,0,0`,
   );
 
   const post = (suffix: string, courseUuid = course.uuid, authHeaders = headers) =>

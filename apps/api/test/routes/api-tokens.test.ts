@@ -349,6 +349,7 @@ describe('token scopes of every route', async () => {
         "GET /api/v1/webhooks/whatsapp → never",
         "GET /api/v2/analytics/classrooms/{id}/courses/insights → analytics:read",
         "GET /api/v2/analytics/classrooms/{id}/courses/{courseId}/learners → analytics:read",
+        "GET /api/v2/analytics/classrooms/{id}/courses/{courseId}/questions → analytics:read",
         "GET /api/v2/analytics/classrooms/{id}/distribution → analytics:read",
         "GET /api/v2/analytics/classrooms/{id}/learners/status → analytics:read",
         "GET /api/v2/analytics/classrooms/{id}/statistics → analytics:read",

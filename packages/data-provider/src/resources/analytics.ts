@@ -2,6 +2,7 @@ import type {
   TClassroomAnalytics,
   TClassroomStatistics,
   TCourseInsight,
+  TCourseQuestion,
   TDistributionChart,
   TLearnerInsights,
   TLearnersAnalytics,
@@ -94,7 +95,8 @@ const reportQuery = (report: TAnalyticsReport, { meta }: ResourceContext) => {
  * dates, `meta.courseId` the status and distribution to one course. `getList` with
  * `meta.report: 'courses-insights'` lists the per-course figures of the counted courses; with
  * `'course-learners'` and `meta.courseId`, that course's learners by status (filter `status eq`,
- * paginated by the API).
+ * paginated by the API); with `'course-questions'` and `meta.courseId`, that course's questions by
+ * retention (issue 28).
  */
 export const analyticsResource: ResourceHandlers = {
   getOne: async (id, context) => {
@@ -127,9 +129,19 @@ export const analyticsResource: ResourceHandlers = {
       return paginatedResult('analytics', body);
     }
     readFilters('analytics', params.filters, {});
+    if (report === 'course-questions') {
+      if (typeof courseId !== 'string' || courseId === '') {
+        throw new Error('The "course-questions" list needs meta.courseId.');
+      }
+      const path = await fillPath(
+        `${CLASSROOM_V2}/courses/${segment(courseId)}/questions`,
+        context,
+      );
+      return wholeList(await apiData<TCourseQuestion[]>(context, 'GET', path));
+    }
     if (report !== 'courses-insights') {
       throw new Error(
-        'The "analytics" lists are meta.report "courses-insights" (every counted course) and "course-learners" (one course\'s learners by status); other reports are getOne.',
+        'The "analytics" lists are meta.report "courses-insights" (every counted course), "course-learners" (one course\'s learners by status) and "course-questions" (one course\'s questions by retention); other reports are getOne.',
       );
     }
     const path = await fillPath(`${CLASSROOM_V2}/courses/insights`, context);

@@ -350,7 +350,8 @@ export const dropAnalyticsTriggers = async <DB>(db: Kysely<DB>): Promise<void> =
 
 /**
  * Recomputes every aggregate from the source tables (backfill, repair, after a bulk load), with
- * the triggers off meanwhile; they are (re)created at the end.
+ * the triggers off meanwhile; they are (re)created at the end. The enrolment rows are written
+ * afresh: follow with 0040's `rebuildRetentionAggregates` once that migration ran.
  */
 export const rebuildAnalyticsAggregates = async <DB>(db: Kysely<DB>): Promise<void> => {
   const d = indicators('d');

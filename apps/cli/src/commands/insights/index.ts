@@ -48,6 +48,7 @@ const FIGURES: [keyof TCourseInsight, string][] = [
   ['progress', 'Progress %'],
   ['engagementRate', 'Engagement %'],
   ['successRate', 'Success %'],
+  ['retention', 'Retention %'],
   ['dormantLearners', 'Dormant learners'],
   ['mood', 'Mood'],
   ['zick_score', 'Zick score'],

@@ -16,6 +16,7 @@ import { CourseCharts, preloadCharts } from './components/course-charts.tsx';
 import { CourseFailures } from './components/course-failures.tsx';
 import { CourseLearners } from './components/course-learners.tsx';
 import { CourseMetrics } from './components/course-metrics.tsx';
+import { CourseQuestions } from './components/course-questions.tsx';
 import { ExportButtons } from './components/export-buttons.tsx';
 import { rememberedCourse, rememberCourse } from './remembered-course.ts';
 
@@ -145,6 +146,7 @@ export const AnalyticsList = () => {
           </div>
           <CourseCharts key={selected.uuid} courseUuid={selected.uuid} />
           <CourseLearners courseUuid={selected.uuid} />
+          <CourseQuestions key={`questions-${selected.uuid}`} courseUuid={selected.uuid} />
           <CourseFailures key={`failures-${selected.uuid}`} courseUuid={selected.uuid} />
         </>
       ) : (

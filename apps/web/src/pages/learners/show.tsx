@@ -264,9 +264,19 @@ export const LearnerShow = () => {
                   title: t('learners.view.assessment'),
                   width: 170,
                   render: (_, day) => (
-                    <span className={`day-state day-state-${day.state}`} data-state={day.state}>
-                      {STATE_ICONS[day.state]} {t(`enum.assessmentState.${day.state}`)}
-                    </span>
+                    <>
+                      <span className={`day-state day-state-${day.state}`} data-state={day.state}>
+                        {STATE_ICONS[day.state]} {t(`enum.assessmentState.${day.state}`)}
+                      </span>
+                      {/* Retention (issue 28): got right when the question came back. */}
+                      {day.right_after_repeat_at && (
+                        <div className="muted day-repeat-right">
+                          {t('learners.view.rightAfterRepeat', {
+                            date: formatDate(day.right_after_repeat_at),
+                          })}
+                        </div>
+                      )}
+                    </>
                   ),
                 },
                 {

@@ -8,6 +8,7 @@ import {
   ZCourseInsightsResponseSchema,
   ZCourseLearnersQuerySchema,
   ZCourseLearnersResponseSchema,
+  ZCourseQuestionsResponseSchema,
   ZDistributionChartResponseSchema,
   ZLearnerInsightsResponseSchema,
   ZLearnersAnalyticsResponseSchema,
@@ -25,6 +26,7 @@ import {
 } from '../../../analytics/classroom.ts';
 import { courseLearners } from '../../../analytics/course-learners.ts';
 import { courseInsights } from '../../../analytics/courses.ts';
+import { courseQuestions } from '../../../analytics/retention.ts';
 import { learnerInsights } from '../../../analytics/learner.ts';
 import { chartPeriodOf, periodOf } from '../../../analytics/period.ts';
 import type { ClassroomScope } from '../../../analytics/scope.ts';
@@ -199,6 +201,25 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
         app.clock.now(),
       );
       return paginated(rows, total, page, request.url);
+    },
+  );
+
+  app.get(
+    `${v2}/courses/:courseId/questions`,
+    {
+      schema: {
+        tags,
+        summary: 'A course’s questions by retention: right on the first try, after repetition',
+        description:
+          'One entry per lesson day (its question), in day order, with the tries of every learner so far (docs/metrics.md, "Retention").',
+        params: ZAnalyticsCourseParamsSchema,
+        response: { 200: ZCourseQuestionsResponseSchema },
+      },
+    },
+    async (request) => {
+      const { id, courseId } = request.params;
+      await scopeOf(request, id, courseId);
+      return { data: await courseQuestions(app.db, courseId) };
     },
   );
 

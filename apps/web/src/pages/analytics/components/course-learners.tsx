@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 
 import { useClassroomMeta } from '../../../components/layout/classroom-context.ts';
 import { learnerViewPath } from '../../../config.ts';
-import { formatDate, formatDuration, formatNumber } from '../../../lib/format.ts';
+import { formatDate, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 
 const isPauseReason = (value: string): value is TPauseReason =>
   (PAUSE_REASONS as readonly string[]).includes(value);
@@ -39,7 +39,7 @@ const LearnersTable = ({
       {...tableProps}
       rowKey="uuid"
       size="middle"
-      scroll={{ x: 920 }}
+      scroll={{ x: 1040 }}
       locale={{ emptyText: t(`analytics.learners.empty.${status}`) }}
       pagination={{ ...tableProps.pagination, showSizeChanger: false, hideOnSinglePage: true }}
       columns={[
@@ -88,6 +88,26 @@ const LearnersTable = ({
               read: formatNumber(learner.lessons_read),
               total: formatNumber(learner.lessons_total),
             }),
+        },
+        {
+          key: 'retention',
+          title: t('analytics.learners.retention'),
+          align: 'right',
+          render: (_, learner) =>
+            learner.questions_tried > 0 ? (
+              <>
+                {formatPercent(learner.retention)}
+                <div className="muted retention-counts">
+                  {t('analytics.learners.retentionCounts', {
+                    first: formatNumber(learner.right_first_try),
+                    after: formatNumber(learner.right_after_repeat),
+                    tried: formatNumber(learner.questions_tried),
+                  })}
+                </div>
+              </>
+            ) : (
+              '—'
+            ),
         },
         {
           key: 'time',

@@ -9,7 +9,17 @@ import type { TBand } from './metric.tsx';
 
 type TRateKey = Exclude<
   keyof TCourseInsight,
-  'uuid' | 'name' | 'status' | 'learners' | 'mood' | 'dormantLearners'
+  | 'uuid'
+  | 'name'
+  | 'status'
+  | 'learners'
+  | 'mood'
+  | 'dormantLearners'
+  | 'questionsTried'
+  | 'retention'
+  | 'retentionFirstTry'
+  | 'retentionAfterRepeat'
+  | 'retentionNotYet'
 >;
 
 /** The course's rates in the order a trainer reads them, each with the words of its band. */
@@ -52,6 +62,21 @@ export const CourseMetrics = ({ insight }: { insight: TCourseInsight }) => {
           large={key === 'zick_score'}
         />
       ))}
+      {/* Retention (issue 28): its words are how the right answers came, not a band. */}
+      <Metric
+        metric="retention"
+        value={insight.retention}
+        text={insight.questionsTried > 0 ? formatPercent(insight.retention) : ''}
+        band={null}
+        words={
+          insight.questionsTried > 0
+            ? t('analytics.retention.split', {
+                firstTry: formatPercent(insight.retentionFirstTry),
+                afterRepeat: formatPercent(insight.retentionAfterRepeat),
+              })
+            : t('analytics.retention.none')
+        }
+      />
       <Metric
         metric="dormantLearners"
         value={insight.dormantLearners}
