@@ -17,8 +17,8 @@ type Trx = Transaction<Database>;
 
 const HISTORY_SEED = 20_260_105;
 const CONVERSATION_SEED = 20_261_126;
-/** Share of enrolments with four lessons or more that a trainer paused for an afternoon. */
-const PAUSED_SHARE = 0.05;
+/** Share of enrolments sent two lessons or more that a trainer paused for an afternoon. */
+const PAUSED_SHARE = 0.06;
 const BATCH_SIZE = 500;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -427,8 +427,9 @@ const pauseStory = (
   ) => void,
 ) => {
   const sent = rows.filter((row) => row.status === 'sent' && row.sent_at);
-  if (sent.length < 4 || !story.chance(PAUSED_SHARE)) return;
-  const lesson = sent[story.int(1, sent.length - 2)]!;
+  if (sent.length < 2 || !story.chance(PAUSED_SHARE)) return;
+  // After a lesson that has a next one: the afternoon's pause holds nothing back.
+  const lesson = sent[story.int(0, sent.length - 2)]!;
   const pausedAt = Date.parse(lesson.sent_at!) + story.int(2, 4) * HOUR;
   const resumedAt = pausedAt + story.int(2, 5) * HOUR;
   if (resumedAt + MINUTE > nowMs) return;
