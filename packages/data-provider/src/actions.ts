@@ -1,7 +1,9 @@
 import type {
+  TConversationQuery,
   TCourse,
   TCourseDeliveryFailure,
   TImportJob,
+  TLearnerConversation,
   TLearnerCourseDelivery,
   TLearner,
   TLearnerReachability,
@@ -14,6 +16,7 @@ import type {
 import type { CustomParams } from '@refinedev/core';
 
 import type { CcpDataProvider } from './data-provider.ts';
+import type { QueryValue } from './http-client.ts';
 import { channelConnectionActionRequests } from './resources/channel-connections.ts';
 import { courseActionRequests } from './resources/courses.ts';
 import { aiImportActionRequests } from './resources/ai-imports.ts';
@@ -76,6 +79,13 @@ export const createActions = (provider: CcpDataProvider, session?: Session) => {
       call<TLearnerReachability>(actionRequests.learnerReachability(uuid)),
     learnerDeliveries: (uuid: string) =>
       call<TLearnerCourseDelivery[]>(actionRequests.learnerDeliveries(uuid)),
+    learnerConversation: async (uuid: string, query: TConversationQuery = {}) =>
+      (
+        await provider.custom({
+          ...actionRequests.learnerConversation(uuid),
+          query: query as Record<string, QueryValue>,
+        })
+      ).data as unknown as TLearnerConversation,
     courseDeliveryFailures: (uuid: string, classroomUuid?: string) =>
       call<{ items: TCourseDeliveryFailure[]; resendable: boolean }>(
         actionRequests.courseDeliveryFailures(uuid, classroomUuid),

@@ -10,6 +10,7 @@ export * from './csv-delimiter.ts';
 export * from './course.ts';
 export * from './course-wizard.ts';
 export * from './channel-connections.ts';
+export * from './conversation.ts';
 export * from './delivery.ts';
 export * from './delivery-hours.ts';
 export * from './errors.ts';

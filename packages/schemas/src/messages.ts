@@ -340,6 +340,8 @@ export const MESSAGES = {
   roleInvalid: 'The role must be admin or creator.',
   sessionCurrent: 'This is the session you are using: sign out instead.',
   freshCodeRequired: 'Enter a fresh code from your authenticator app to confirm it is you.',
+  conversationDaysRange: 'The number of days must be a whole number from 1 to 31.',
+  conversationCourseNotFound: 'The learner is not in this course.',
 } as const;
 
 export type TMessageKey = keyof typeof MESSAGES;

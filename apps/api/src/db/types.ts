@@ -452,7 +452,11 @@ export type LearnerEventsTable = {
   course_uuid: string;
   learner_uuid: string;
   delivery_uuid: string | null;
-  /** delivered | read | answered | missed | reminder | opted_in | declined */
+  /**
+   * delivered | read | answered | missed | reminder | opted_in | declined; the learner's
+   * conversation's (issue 28): feedback | question_closed | question_not_closed | repeat_sent |
+   * repeat_answered | repeat_missed | notice | paused | resumed | stopped (docs/delivery.md).
+   */
   type: string;
   correct: number | null;
   occurred_at: Timestamp;

@@ -269,7 +269,13 @@ export const applyInbound = async (deps: InboundDeps, inbound: Inbound): Promise
   await touchInbound(deps, actor, inbound.channel, nowIso);
   try {
     // The question came back ("Repeat questions until they stick"): the answer is the repeat's.
-    const answer = { correct: right, index: chosen ?? null };
+    const answer = {
+      correct: right,
+      index: chosen ?? null,
+      ...(event.type === 'answered' && event.answer?.text !== undefined
+        ? { text: event.answer.text }
+        : {}),
+    };
     if (
       action.type === 'answered' &&
       (await answerRepeat(deps.db, action.delivery_uuid, answer, nowIso))

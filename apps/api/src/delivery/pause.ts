@@ -4,6 +4,8 @@ import type { CompiledQuery } from 'kysely';
 
 import type { Db } from '../db/index.ts';
 import { selectInChunks } from '../lib/chunks.ts';
+import { logEnrolmentEvents } from './conversation-repository.ts';
+import type { EnrolmentActor } from './conversation-repository.ts';
 import type { LessonSendRow } from './deliveries-repository.ts';
 import { lessonSends, MESSAGE_COLUMNS } from './deliveries-repository.ts';
 import { cancelEnrolmentDeliveries, loadCoursePlan, planEnrolment } from './enrolment.ts';
@@ -84,11 +86,15 @@ const unansweredStreak = async (
   return closed.length === count && closed.every((row) => row.answered_at === null);
 };
 
-/** Pauses enrolled, unpaused enrolments; answers those that were. */
+/**
+ * Pauses enrolled, unpaused enrolments, logged with who paused them and why (the learner page's
+ * conversation); answers those that were.
+ */
 const pause = async (
   trx: Executor,
   enrolmentUuids: string[],
-  reason: TPauseReason,
+  reason: Exclude<TPauseReason, 'stop'>,
+  by: EnrolmentActor,
   nowIso: string,
 ): Promise<string[]> => {
   if (enrolmentUuids.length === 0) return [];
@@ -100,7 +106,9 @@ const pause = async (
     .where('paused_at', 'is', null)
     .returning('uuid')
     .execute();
-  return paused.map((row) => row.uuid);
+  const uuids = paused.map((row) => row.uuid);
+  await logEnrolmentEvents(trx, uuids, { type: 'paused', reason, by }, nowIso);
+  return uuids;
 };
 
 /** The learner's enrolments going on a channel, paused or not. */
@@ -148,7 +156,7 @@ export const pauseRepository = {
       const streak = { uuid: enrolment.uuid, resumed_at: enrolment.resumed_at ?? null };
       if (after === 0 || !(await unansweredStreak(db, streak, after))) continue;
       await db.transaction().execute(async (trx) => {
-        const done = await pause(trx, [enrolment.uuid], 'unanswered', nowIso);
+        const done = await pause(trx, [enrolment.uuid], 'unanswered', { by: 'scheduler' }, nowIso);
         await queueNotice(trx, done, 'paused', nowIso);
         paused += done.length;
       });
@@ -158,9 +166,14 @@ export const pauseRepository = {
 
   /**
    * Resumes paused enrolments: enrolled again, their unsent lessons planned from the next slot
-   * after now (as a resumed course's are), and the learner told once. Answers those resumed.
+   * after now (as a resumed course's are), and the learner told once. `by`: the learner's RESUME
+   * or a trainer. Answers those resumed.
    */
-  resume: (deps: DeliveryDeps, enrolmentUuids: string[]): Promise<string[]> => {
+  resume: (
+    deps: DeliveryDeps,
+    enrolmentUuids: string[],
+    by: EnrolmentActor = { by: 'learner' },
+  ): Promise<string[]> => {
     const now = deps.clock.now();
     const nowIso = now.toISOString();
     return deps.db.transaction().execute(async (trx) => {
@@ -179,6 +192,7 @@ export const pauseRepository = {
         if (plan) await planEnrolment(trx, plan, enrolment, now);
         resumed.push(enrolment.uuid);
       }
+      await logEnrolmentEvents(trx, resumed, { type: 'resumed', by }, nowIso);
       await queueNotice(trx, resumed, 'resumed', nowIso);
       return resumed;
     });
@@ -205,6 +219,7 @@ export const pauseRepository = {
         .execute();
       const uuids = stopped.map((row) => row.uuid);
       await cancelEnrolmentDeliveries(trx, uuids, nowIso);
+      await logEnrolmentEvents(trx, uuids, { type: 'stopped', by: { by: 'learner' } }, nowIso);
       await queueNotice(trx, uuids, 'stopped', nowIso);
       return uuids.length;
     });
@@ -235,8 +250,19 @@ export const pauseRepository = {
    * messaged: the paused notice tells how to resume after unanswered lessons, and a trainer's
    * pause is theirs to lift.
    */
-  pauseByTrainer: async (db: Db, enrolmentUuid: string, nowIso: string): Promise<boolean> =>
-    (await pause(db, [enrolmentUuid], 'trainer', nowIso)).length === 1,
+  pauseByTrainer: async (
+    db: Db,
+    enrolmentUuid: string,
+    trainer: { uuid: string; name: string },
+    nowIso: string,
+  ): Promise<boolean> =>
+    db
+      .transaction()
+      .execute(
+        async (trx) =>
+          (await pause(trx, [enrolmentUuid], 'trainer', { by: 'trainer', ...trainer }, nowIso))
+            .length === 1,
+      ),
 
   /** A learner's enrolment as a trainer acts on it, with the course's creator; undefined: none. */
   enrolmentOf: (db: Db, companyUuid: string, learnerUuid: string, enrolmentUuid: string) =>

@@ -44,6 +44,8 @@ export type RepeatFeedbackRow = LessonSendRow & {
 /** A repeat sent and not answered in time. */
 export type OpenRepeatRow = {
   uuid: string;
+  company_uuid: string;
+  learner_uuid: string;
   channel: string;
   course_uuid: string;
   enrollment_uuid: string;
@@ -265,6 +267,8 @@ export const repeatsRepository = {
       .innerJoin('lesson_deliveries as d', 'd.uuid', 'r.delivery_uuid')
       .select([
         'r.delivery_uuid as uuid',
+        'r.company_uuid',
+        'r.learner_uuid',
         'd.channel',
         'r.course_uuid',
         'r.enrollment_uuid',
@@ -281,7 +285,14 @@ export const repeatsRepository = {
   waitingAnswer: (db: Db, deliveryUuid: string) =>
     db
       .selectFrom('question_repeats')
-      .select(['delivery_uuid', 'course_uuid', 'enrollment_uuid', 'history'])
+      .select([
+        'delivery_uuid',
+        'company_uuid',
+        'course_uuid',
+        'learner_uuid',
+        'enrollment_uuid',
+        'history',
+      ])
       .where('delivery_uuid', '=', deliveryUuid)
       .where('status', '=', 'sent')
       .executeTakeFirst(),

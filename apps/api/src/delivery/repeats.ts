@@ -3,6 +3,7 @@ import type { TDistribution } from '@ccp/schemas';
 import type { CompiledQuery } from 'kysely';
 
 import type { Db } from '../db/index.ts';
+import { feedbackEvent, sendEvent } from './conversation-repository.ts';
 import { endOfOutcome } from './deliveries-repository.ts';
 import { loadCoursePlan } from './enrolment.ts';
 import { addressOf, feedbackOf, lessonMessage } from './outgoing.ts';
@@ -190,7 +191,10 @@ export const dueRepeats = (ctx: TickContext): Drain<DueRepeatRow> => {
       return [
         ...outcome.records,
         ...gone,
-        ...asked.map((item) => repeatsRepository.sent(app.db, item.row.uuid, at)),
+        ...asked.flatMap((item) => [
+          repeatsRepository.sent(app.db, item.row.uuid, at),
+          sendEvent(app.db, item.row, 'repeat_sent', at, {}),
+        ]),
       ];
     },
   };
@@ -211,7 +215,10 @@ export const missedRepeats = (ctx: TickContext): Drain<OpenRepeatRow> => {
       const next = settings
         ? await nextState(app.db, settings, row, history)
         : { history, status: 'ended' as const, sendAt: null };
-      return [repeatsRepository.reschedule(app.db, row.uuid, 'sending', next, nowIso)];
+      return [
+        repeatsRepository.reschedule(app.db, row.uuid, 'sending', next, nowIso),
+        sendEvent(app.db, row, 'repeat_missed', missedAt.toISOString(), {}),
+      ];
     },
   };
 };
@@ -229,15 +236,14 @@ export const repeatFeedback = (ctx: TickContext): Drain<RepeatFeedbackRow> => {
       const address = addressOf(row.channel, row);
       if (!plan || !address) return [finish(row, false)];
       const message = lessonMessage('feedback', adapter, row, address, lesson, plan.days.length);
-      const outcome = await ctx.send(adapter, {
-        ...message,
-        feedback: feedbackOf(row, lesson, null),
-      });
+      const told = feedbackOf(row, lesson, null);
+      const outcome = await ctx.send(adapter, { ...message, feedback: told });
+      const logged = feedbackEvent(app, row, told, outcome.ok, true);
       if (!outcome.ok) {
         app.log.warn({ delivery: row.uuid, error: outcome.error }, 'repeat feedback not sent');
-        return [finish(row, false)];
+        return [finish(row, false), logged];
       }
-      return [...outcome.records, finish(row, true)];
+      return [...outcome.records, finish(row, true), logged];
     },
   };
 };
@@ -250,7 +256,7 @@ export const repeatFeedback = (ctx: TickContext): Drain<RepeatFeedbackRow> => {
 export const answerRepeat = async (
   db: Db,
   deliveryUuid: string,
-  answer: { correct: boolean; index: number | null },
+  answer: { correct: boolean; index: number | null; text?: string },
   at: string,
 ): Promise<boolean> => {
   const repeat = await repeatsRepository.waitingAnswer(db, deliveryUuid);
@@ -269,6 +275,10 @@ export const answerRepeat = async (
     if (answer.correct) {
       await trx.executeQuery(repeatsRepository.rightAfterRepeat(db, deliveryUuid, at));
     }
+    const text = answer.text === undefined ? {} : { text: answer.text };
+    await trx.executeQuery(
+      sendEvent(db, { ...repeat, uuid: deliveryUuid }, 'repeat_answered', at, text, answer.correct),
+    );
     return true;
   });
 };

@@ -22,6 +22,7 @@ import {
 } from './channels.ts';
 import type { ChannelAdapter, ChannelAdapters, SendOutcome, Sleep } from './channels.ts';
 import { ChannelSendError } from './connector.ts';
+import { feedbackEvent, sendEvent } from './conversation-repository.ts';
 import type { ChannelMessage } from './message.ts';
 import { feedbackRepository } from './feedback-repository.ts';
 import type { FeedbackRow } from './feedback-repository.ts';
@@ -451,18 +452,17 @@ const feedback = (ctx: TickContext, counts: TickResult): Drain<FeedbackRow> => {
       if (!plan || !address) return [finish(row, false)];
       const completion = await completionOf(row, plan.days.at(-1));
       const message = lessonMessage('feedback', adapter, row, address, lesson, plan.days.length);
-      const outcome = await ctx.send(adapter, {
-        ...message,
-        feedback: feedbackOf(row, lesson, completion),
-      });
+      const told = feedbackOf(row, lesson, completion);
+      const outcome = await ctx.send(adapter, { ...message, feedback: told });
+      const logged = feedbackEvent(app, row, told, outcome.ok);
       // After the feedback, never before it: an edit that fails or is slow costs the learner nothing.
       const closing = await closeQuestion(ctx, adapter, row, message);
       if (!outcome.ok) {
         app.log.warn({ delivery: row.uuid, error: outcome.error }, 'feedback not sent');
-        return [finish(row, false), ...closing];
+        return [finish(row, false), logged, ...closing];
       }
       counts.feedback += 1;
-      return [...outcome.records, finish(row, true), ...closing];
+      return [...outcome.records, finish(row, true), logged, ...closing];
     },
   };
 };
@@ -490,7 +490,8 @@ const notices = (ctx: TickContext, counts: TickResult): Drain<NoticeRow> => {
         return [];
       }
       counts.notices += 1;
-      return outcome.records;
+      const at = app.clock.now().toISOString();
+      return [...outcome.records, sendEvent(app.db, row, 'notice', at, { notice: row.notice })];
     },
   };
 };
@@ -514,7 +515,10 @@ const closeQuestion = async (
       message: { ...message, kind: 'lesson' },
       answerIndex: row.answer_index,
     });
-    return [];
+    const at = app.clock.now().toISOString();
+    return [
+      sendEvent(app.db, row, 'question_closed', at, { provider_message_id: providerMessageId }),
+    ];
   } catch (error) {
     const code =
       error instanceof ChannelSendError

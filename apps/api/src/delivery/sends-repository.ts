@@ -22,6 +22,8 @@ export type LearnerCourseRow = {
   course_name: string;
   course_status: string;
   creator_uuid: string | null;
+  /** The enrolment's last change: the learner's latest activity in the course. */
+  updated_at: string;
 };
 
 export type LessonSendRow = {
@@ -80,6 +82,7 @@ export const sendsRepository = {
         'e.invitation_failure_code',
         'e.invitation_failure_detail',
         'e.invitation_retry_at',
+        'e.updated_at',
         'c.uuid as course_uuid',
         'c.classroom_uuid',
         'c.name as course_name',

@@ -45,6 +45,10 @@ export const STATISTICS_COLUMNS = [
   'channel',
   'enrollment_status',
   'learner_status',
+  'pause_reason',
+  'paused_at',
+  'pauses',
+  'resumes',
   'lessons_sent',
   'lessons_delivered',
   'lessons_read',
@@ -66,6 +70,14 @@ export const STATISTICS_COLUMNS = [
 
 type StatisticsRow = Keyed & Record<string, unknown>;
 
+/**
+ * How often the learner was paused (after unanswered lessons, or by a trainer) or resumed in the
+ * course (issue 28), from the events the pause code logs (learner_events_course_idx).
+ */
+const pauseCount = (type: 'paused' | 'resumed') =>
+  sql`(SELECT count(*) FROM learner_events p
+    WHERE p.course_uuid = s.course_uuid AND p.type = ${type} AND p.learner_uuid = l.uuid)`;
+
 /** One row per enrolled learner of the course with its counters (docs/metrics.md, "Exports"). */
 const writeStatistics = async (db: Db, subject: ExportSubject, writer: CsvWriter, now: Date) =>
   paged<StatisticsRow>(
@@ -75,7 +87,8 @@ const writeStatistics = async (db: Db, subject: ExportSubject, writer: CsvWriter
         await sql<StatisticsRow>`
           SELECT l.uuid, l.first_name, l.last_name, l.email, l.phone, e.channel,
             e.status AS enrollment_status, ${engagementStatus(now)} AS learner_status,
-            coalesce(n.days, 0) AS days, s.lessons_sent, s.lessons_delivered, s.lessons_read,
+            e.pause_reason, e.paused_at, ${pauseCount('paused')} AS pauses,
+            ${pauseCount('resumed')} AS resumes, coalesce(n.days, 0) AS days, s.lessons_sent, s.lessons_delivered, s.lessons_read,
             s.answers, s.answers_correct, s.answers_missed, s.reminders, s.learning_minutes,
             s.first_sent_at, s.last_activity_at, s.repeat_right
           FROM learners l
@@ -98,6 +111,10 @@ const writeStatistics = async (db: Db, subject: ExportSubject, writer: CsvWriter
         row.channel as string,
         row.enrollment_status as string,
         row.learner_status as string,
+        (row.pause_reason as string | null) ?? null,
+        (row.paused_at as string | null) ?? null,
+        toCount(row.pauses),
+        toCount(row.resumes),
         toCount(row.lessons_sent),
         toCount(row.lessons_delivered),
         toCount(row.lessons_read),

@@ -19,6 +19,9 @@ type Trx = Transaction<Database>;
 const HISTORY_SEED = 20_260_105;
 /** Repeats draw from a stream of their own: the lessons' history stays what it was without them. */
 const REPEATS_SEED = 20_261_126;
+const CONVERSATION_SEED = 20_261_126;
+/** Share of enrolments sent two lessons or more that a trainer paused for an afternoon. */
+const PAUSED_SHARE = 0.06;
 const BATCH_SIZE = 500;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -127,15 +130,25 @@ const chosenAnswer = (assessment: TAssessment, correct: boolean, deliveryUuid: s
 export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> => {
   const random = createRandom(HISTORY_SEED);
   const repeatRandom = createRandom(REPEATS_SEED);
+  // The conversation's extra steps draw from their own stream: the figures above stay the same.
+  const story = createRandom(CONVERSATION_SEED);
   const nowMs = now.getTime();
   const courses = await trx
     .selectFrom('courses')
-    .select(['uuid', 'status', 'scheduled_at', 'updated_at'])
-    .where('status', 'in', PUBLISHED)
-    .where('distribution', 'is not', null)
-    .where('scheduled_at', 'is not', null)
-    .orderBy('created_at')
-    .orderBy('uuid')
+    .leftJoin('users', 'users.uuid', 'courses.creator_uuid')
+    .select([
+      'courses.uuid',
+      'courses.status',
+      'courses.scheduled_at',
+      'courses.updated_at',
+      'users.first_name as creator_first_name',
+      'users.last_name as creator_last_name',
+    ])
+    .where('courses.status', 'in', PUBLISHED)
+    .where('courses.distribution', 'is not', null)
+    .where('courses.scheduled_at', 'is not', null)
+    .orderBy('courses.created_at')
+    .orderBy('courses.uuid')
     .execute();
 
   // A learner keeps one habit across courses.
@@ -211,23 +224,41 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
       };
       // This enrolment's events are the ones pushed from here on.
       const eventsFrom = events.length;
-      const event = (
-        type: string,
-        at: number,
-        extra: Partial<Insertable<Database['learner_events']>> = {},
-      ) =>
-        events.push({
-          uuid: random.uuid(),
-          ...base,
-          delivery_uuid: null,
-          type,
-          correct: null,
-          occurred_at: iso(at),
-          payload: null,
-          created_at: iso(at),
-          ...extra,
-        });
+      const logWith =
+        (stream: Random) =>
+        (type: string, at: number, extra: Partial<Insertable<Database['learner_events']>> = {}) =>
+          events.push({
+            uuid: stream.uuid(),
+            ...base,
+            delivery_uuid: null,
+            type,
+            correct: null,
+            occurred_at: iso(at),
+            payload: null,
+            created_at: iso(at),
+            ...extra,
+          });
+      const event = logWith(random);
+      const storyEvent = logWith(story);
 
+      // What the learner is told after each answer (issue 28): the feedback a few seconds
+      // later, the question closed where the channel can edit it, the score after the last.
+      const score = { answered: 0, right: 0 };
+      const answerReplies = (
+        answeredAt: number,
+        lastDay: boolean,
+        withDelivery: { delivery_uuid: string },
+      ) => {
+        const at = answeredAt + story.int(2, 9) * 1000;
+        // The question closes a second after the feedback: both before now, or neither.
+        if (at + 1000 > nowMs) return;
+        const completion = lastDay ? { completion: { ...score } } : {};
+        const told = { kind: 'answer', sent: true, ...completion };
+        storyEvent('feedback', at, { ...withDelivery, payload: JSON.stringify(told) });
+        if (channel !== 'whatsapp') {
+          storyEvent('question_closed', at + 1000, { ...withDelivery, payload: '{}' });
+        }
+      };
       // The GDPR opt-in: most say yes within a day of the invitation, before the first lesson.
       const invitedAt = scheduledAt + MINUTE;
       let status: string = 'enrolled';
@@ -340,6 +371,9 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
                 : chosenAnswer(assessment, correct, delivery.uuid),
             }),
           });
+          score.answered += 1;
+          if (correct) score.right += 1;
+          answerReplies(answeredAt, index === plan.days.length - 1, withDelivery);
         } else if (missAt <= nowMs) {
           delivery.missed_at = iso(missAt);
           event('missed', missAt, withDelivery);
@@ -359,6 +393,8 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
         };
         repeats.push(...seedRepeats(repeatRandom, rows, settings, habit, nowMs));
       }
+      const trainer = `${course.creator_first_name ?? ''} ${course.creator_last_name ?? ''}`.trim();
+      pauseStory(rows, story, trainer || null, nowMs, storyEvent);
 
       const allSent = rows.length > 0 && rows.every((row) => row.status === 'sent');
       const lastSent = rows.reduce<string | null>(
@@ -386,6 +422,37 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
   await insertAll(trx, 'learner_events', events);
   await insertAll(trx, 'question_repeats', repeats);
   return { enrolments: enrolments.length, deliveries: deliveries.length, events: events.length };
+};
+
+/**
+ * A few learners were paused by their trainer for an afternoon and resumed the same day, between
+ * two lessons (issue 28): the conversation shows who did it, and the learner was told.
+ */
+const pauseStory = (
+  rows: Insertable<Database['lesson_deliveries']>[],
+  story: Random,
+  trainer: string | null,
+  nowMs: number,
+  storyEvent: (
+    type: string,
+    at: number,
+    extra: Partial<Insertable<Database['learner_events']>>,
+  ) => void,
+) => {
+  const sent = rows.filter((row) => row.status === 'sent' && row.sent_at);
+  if (sent.length < 2 || !story.chance(PAUSED_SHARE)) return;
+  // After a lesson that has a next one: the afternoon's pause holds nothing back.
+  const lesson = sent[story.int(0, sent.length - 2)]!;
+  const pausedAt = Date.parse(lesson.sent_at!) + story.int(2, 4) * HOUR;
+  const resumedAt = pausedAt + story.int(2, 5) * HOUR;
+  if (resumedAt + MINUTE > nowMs) return;
+  const by = { by: 'trainer', ...(trainer ? { user_name: trainer } : {}) };
+  storyEvent('paused', pausedAt, { payload: JSON.stringify({ reason: 'trainer', ...by }) });
+  storyEvent('resumed', resumedAt, { payload: JSON.stringify(by) });
+  storyEvent('notice', resumedAt + MINUTE, {
+    delivery_uuid: lesson.uuid,
+    payload: JSON.stringify({ notice: 'resumed' }),
+  });
 };
 
 /** What each provider answers for a learner it cannot reach: the reason and its own words. */

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
+import type { TLearnerConversation } from '@ccp/schemas';
+
 import { typedChoice } from '../../src/delivery/keywords.ts';
 import { fsrsDue, hasStuck, repeatSendAt } from '../../src/delivery/repeat-schedule.ts';
 import type { RepeatCalendar } from '../../src/delivery/repeat-schedule.ts';
@@ -206,6 +208,23 @@ describe('repeats over Slack', async () => {
     expect(history.map((answer) => answer.right)).toEqual([false, true, true]);
     await tickAt(plusDays(second.send_at!, 10));
     expect(questions()).toHaveLength(before + 1);
+
+    // The learner page's conversation tells each repeat and its answer (issue 28).
+    const page = await call(app, {
+      method: 'GET',
+      url: `/api/v1/learners/${learners[0]!.uuid}/conversation?days=31`,
+      headers: await authHeaders(app, world),
+    });
+    const steps = (page.json.data as TLearnerConversation).days
+      .flatMap((entry) => entry.events)
+      .filter((event) => event.type.startsWith('repeat_'))
+      .map((event) => [event.type, event.day, event.at, event.repeat ?? event.answer]);
+    expect(steps).toEqual([
+      ['repeat_sent', 1, DAY2, 1],
+      ['repeat_answered', 1, DAY2, { text: 'Right', correct: true }],
+      ['repeat_sent', 1, second.send_at, 2],
+      ['repeat_answered', 1, second.send_at, { text: 'Right', correct: true }],
+    ]);
   });
 
   // After the last lesson there is no lesson to ride along with: a day's two repeats went as two

@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { pauseRepository } from '../../src/delivery/pause.ts';
 import { buildTestApp, call, createSignedInUser } from '../helper.ts';
 import {
   analyticsCourse,
@@ -17,10 +18,12 @@ import { insertList } from '../fixtures/learners.ts';
 // download errors. Clock: 2026-11-22T09:00:00Z.
 
 const STATISTICS_HEADER =
-  'learner_uuid,first_name,last_name,email,phone,channel,enrollment_status,learner_status,lessons_sent,lessons_delivered,lessons_read,answers,answers_correct,answers_wrong,answers_missed,reminders,progress,learning_minutes,first_sent_at,last_activity_at,questions_tried,right_first_try,right_after_repeat,retention';
+  'learner_uuid,first_name,last_name,email,phone,channel,enrollment_status,learner_status,pause_reason,paused_at,pauses,resumes,lessons_sent,lessons_delivered,lessons_read,answers,answers_correct,answers_wrong,answers_missed,reminders,progress,learning_minutes,first_sent_at,last_activity_at,questions_tried,right_first_try,right_after_repeat,retention';
 const NOT_ENROLLED_HEADER =
   'learner_uuid,first_name,last_name,email,phone,locale,channels,reason,invited_at';
 const csv = (...lines: string[]) => `\uFEFF${lines.map((line) => `${line}\r\n`).join('')}`;
+
+const PAUSED_AT = '2026-11-21T10:00:00.000Z';
 
 describe('exports', async () => {
   const app = await buildTestApp();
@@ -81,17 +84,20 @@ describe('exports', async () => {
     reminders: 1,
   });
   await enrol(app, course, charlie);
-  await enrol(app, course, delta);
+  const deltaEnrolment = await enrol(app, course, delta);
+  // Paused by a trainer (issue 28): the export says why, since when and how often.
+  const trainer = { uuid: user.uuid, name: 'Tina Trainer' };
+  await pauseRepository.pauseByTrainer(app.db, deltaEnrolment.uuid, trainer, PAUSED_AT);
   await enrol(app, course, echo, { status: 'invited' });
   await enrol(app, course, fox, { status: 'declined' });
   await enrol(app, course, golf, { status: 'dropped', enrolledAt: null });
 
   const statisticsCsv = csv(
     STATISTICS_HEADER,
-    `${ada.uuid},Ada,Alpha,ada@example.test,,slack,enrolled,dormant,2,2,1,1,1,0,0,0,50,5,2026-11-10T07:00:00.000Z,2026-11-10T07:20:00.000Z,1,1,0,100`,
-    `${bravo.uuid},"'=HYPERLINK(""http://evil.example"")",Bravo,'@evil.example,'+393331234567,whatsapp,enrolled,active,1,1,1,1,0,1,0,1,50,5,2026-11-21T07:00:00.000Z,2026-11-21T07:06:00.000Z,1,0,0,0`,
-    `${charlie.uuid},'\tTab,Charlie,c@example.test,,slack,enrolled,not_started,0,0,0,0,0,0,0,0,0,0,,,0,0,0,0`,
-    `${delta.uuid},"O""Neil, Jr",Delta,'-d@example.test,,slack,enrolled,unreachable,0,0,0,0,0,0,0,0,0,0,,,0,0,0,0`,
+    `${ada.uuid},Ada,Alpha,ada@example.test,,slack,enrolled,dormant,,,0,0,2,2,1,1,1,0,0,0,50,5,2026-11-10T07:00:00.000Z,2026-11-10T07:20:00.000Z,1,1,0,100`,
+    `${bravo.uuid},"'=HYPERLINK(""http://evil.example"")",Bravo,'@evil.example,'+393331234567,whatsapp,enrolled,active,,,0,0,1,1,1,1,0,1,0,1,50,5,2026-11-21T07:00:00.000Z,2026-11-21T07:06:00.000Z,1,0,0,0`,
+    `${charlie.uuid},'\tTab,Charlie,c@example.test,,slack,enrolled,not_started,,,0,0,0,0,0,0,0,0,0,0,0,0,,,0,0,0,0`,
+    `${delta.uuid},"O""Neil, Jr",Delta,'-d@example.test,,slack,enrolled,unreachable,trainer,${PAUSED_AT},1,0,0,0,0,0,0,0,0,0,0,0,,,0,0,0,0`,
   );
 
   const post = (suffix: string, courseUuid = course.uuid, authHeaders = headers) =>

@@ -330,6 +330,7 @@ describe('token scopes of every route', async () => {
         "GET /api/v1/learners/imports/{jobUuid}/errors → learners:read",
         "GET /api/v1/learners/learners-lists/{listUuid} → learners:read",
         "GET /api/v1/learners/{uuid} → learners:read",
+        "GET /api/v1/learners/{uuid}/conversation → learners:read",
         "GET /api/v1/learners/{uuid}/deliveries → learners:read",
         "GET /api/v1/learners/{uuid}/reachability → learners:read",
         "GET /api/v1/team/audit-log → never",

@@ -126,6 +126,12 @@ export const learnerActionRequests = {
       url: `/api/v1/learners/${segment(uuid)}/deliveries`,
       method: 'get',
     }) satisfies ActionRequest,
+  /** The learner's conversation in a course, a page of days (issue 28); `query` as the route's. */
+  learnerConversation: (uuid: string) =>
+    ({
+      url: `/api/v1/learners/${segment(uuid)}/conversation`,
+      method: 'get',
+    }) satisfies ActionRequest,
   /** The learner gets no more lessons of the course until resumed (issue 28). */
   pauseEnrolment: (uuid: string, enrollmentUuid: string) =>
     ({

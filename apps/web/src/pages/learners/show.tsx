@@ -27,6 +27,7 @@ import { formatDate, formatDuration, formatPercent } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { CourseStatus } from '../courses/components/course-status.tsx';
 import { LearnerState, Reachability } from './components/learner-badges.tsx';
+import { LearnerConversation } from './components/learner-conversation.tsx';
 import { LearnerSends } from './components/learner-sends.tsx';
 import { useLearnerActions } from './components/use-learner-actions.ts';
 
@@ -301,6 +302,7 @@ export const LearnerShow = () => {
           </section>
         ))
       )}
+      <LearnerConversation learnerUuid={learner.uuid} />
       <LearnerSends learnerUuid={learner.uuid} />
     </section>
   );

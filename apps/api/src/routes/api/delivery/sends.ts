@@ -1,8 +1,11 @@
 import {
+  CONVERSATION_DEFAULT_TIME_ZONE,
   MESSAGES,
+  ZConversationQuerySchema,
   ZCourseDeliveryFailuresResponseSchema,
   ZCourseParamsSchema,
   ZEnrolmentParamsSchema,
+  ZLearnerConversationResponseSchema,
   ZLearnerDeliveriesResponseSchema,
   ZResendRequestSchema,
   ZResendResponseSchema,
@@ -19,6 +22,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import { findCourse } from '../../../courses/courses-repository.ts';
+import { conversationEvents, pageOfDays } from '../../../delivery/conversation.ts';
+import { conversationRepository } from '../../../delivery/conversation-repository.ts';
 import { pauseRepository } from '../../../delivery/pause.ts';
 import { sendsRepository } from '../../../delivery/sends-repository.ts';
 import { requestLanguage } from '../../../i18n/language.ts';
@@ -51,6 +56,16 @@ const failureOf = (
 const mayResend = (request: FastifyRequest, creatorUuid: string | null): boolean => {
   const { user } = authOf(request);
   return user.is_admin === 1 || creatorUuid === user.uuid;
+};
+
+/** The trainer acting, as the learner's conversation names them. */
+const trainerOf = (request: FastifyRequest) => {
+  const { user } = authOf(request);
+  return {
+    by: 'trainer' as const,
+    uuid: user.uuid,
+    name: `${user.first_name} ${user.last_name}`.trim() || user.email,
+  };
 };
 
 /** The learner's enrolment a trainer pauses or resumes: 404 unknown, 403 not theirs to change. */
@@ -102,7 +117,7 @@ export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const enrolment = await enrolmentToChange(request, request.params);
-      const [resumed] = await pauseRepository.resume(app, [enrolment.uuid]);
+      const [resumed] = await pauseRepository.resume(app, [enrolment.uuid], trainerOf(request));
       if (!resumed) throw new AppError('CONFLICT', MESSAGES.enrolmentNotPaused);
       app.deliveryWake.notify();
       return enrolmentState(app.db, enrolment.uuid);
@@ -126,6 +141,7 @@ export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
       const paused = await pauseRepository.pauseByTrainer(
         app.db,
         enrolment.uuid,
+        trainerOf(request),
         app.clock.now().toISOString(),
       );
       if (!paused) throw new AppError('CONFLICT', MESSAGES.enrolmentNotEnrolled);
@@ -199,6 +215,62 @@ export const sendsRoutes: FastifyPluginAsyncZod = async (app) => {
               })),
           };
         }),
+      };
+    },
+  );
+
+  app.get(
+    '/api/v1/learners/:uuid/conversation',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The learner’s conversation in a course, day by day (issue 28)',
+        description:
+          'Every step in the order it happened: invitation, each lesson sent (or why not), delivered, read, the answer (its text, right or wrong), the feedback and completion messages, reminders, the question closed or not, missed answers, repeats sent and answered, and pauses, resumes and STOP with who did them and why. Days are calendar days in `tz` (default Europe/Rome), oldest first, at most `days` of them (default 7, at most 31): the latest ones, or those before `before`; `earlier` is the `before` of the page before. Without `course`, the course with the latest activity; `courses` lists the learner’s courses.',
+        params: ZUuidParamsSchema,
+        querystring: ZConversationQuerySchema,
+        response: { 200: ZLearnerConversationResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      const lang = requestLanguage(request);
+      const learner = await findLearner(app.db, user.company_uuid, request.params.uuid);
+      const courses = await sendsRepository.learnerCourses(app.db, user.company_uuid, learner.uuid);
+      const { course: courseUuid, before, days, tz } = request.query;
+      const timeZone = tz ?? CONVERSATION_DEFAULT_TIME_ZONE;
+      // Without a course asked for: the one where something happened last.
+      const chosen = courseUuid
+        ? courses.find((course) => course.course_uuid === courseUuid)
+        : courses.reduce<(typeof courses)[number] | undefined>(
+            (latest, course) =>
+              !latest || course.updated_at > latest.updated_at ? course : latest,
+            undefined,
+          );
+      if (courseUuid && !chosen) throw notFound(MESSAGES.conversationCourseNotFound);
+      const list = courses.map((course) => ({
+        uuid: course.course_uuid,
+        name: course.course_name,
+        channel: course.channel,
+      }));
+      if (!chosen) {
+        return {
+          data: { courses: list, course: null, time_zone: timeZone, days: [], earlier: null },
+        };
+      }
+      const sources = await conversationRepository.sources(app.db, {
+        uuid: chosen.enrollment_uuid,
+        course_uuid: chosen.course_uuid,
+        learner_uuid: learner.uuid,
+      });
+      const events = conversationEvents(sources, (code, detail) => failureOf(lang, code, detail)!);
+      return {
+        data: {
+          courses: list,
+          course: { uuid: chosen.course_uuid, name: chosen.course_name },
+          time_zone: timeZone,
+          ...pageOfDays(events, { timeZone, before, days }),
+        },
       };
     },
   );
