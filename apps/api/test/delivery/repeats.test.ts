@@ -144,7 +144,7 @@ describe('repeats over Slack', async () => {
           message.blocks.some((block) => block.type === 'actions') ||
           fake.updates.some((update) => update.ts === message.ts),
       );
-    return { connected, course, user, toUser, questions };
+    return { connected, course, learners, user, toUser, questions };
   };
 
   /** The same, day 1's question answered wrong and its feedback sent. */
@@ -157,7 +157,7 @@ describe('repeats over Slack', async () => {
   };
 
   it('brings a wrong answer back on the scheduled day after the lesson, until right twice', async () => {
-    const { connected, course, toUser, questions } = await enrolRepeating();
+    const { connected, course, learners, toUser, questions } = await enrolRepeating();
     expect(connected.json.data).toMatchObject({ status: 'connected' });
 
     await tickAt(DAY1);
