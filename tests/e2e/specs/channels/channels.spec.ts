@@ -121,6 +121,15 @@ test.describe('as an administrator', () => {
         '.channel-connection-card[data-channel="google-chat"] .channel-connection-details',
       ),
     ).toContainText('ccp-bot@ccp-project.iam.gserviceaccount.com');
+    // What each test proved, and what it could not: Chat's signed event is still to come.
+    await expect(
+      page.locator(
+        '.channel-connection-card[data-channel="google-chat"] .channel-connection-proofs',
+      ),
+    ).toContainText('Waiting for a signed event from Google Chat for the audience');
+    await expect(
+      page.locator('.channel-connection-card[data-channel="webex"] .channel-connection-proofs'),
+    ).toContainText('Webhook registered, and active at Webex');
 
     await whatsapp.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();
