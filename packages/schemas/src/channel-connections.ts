@@ -9,11 +9,17 @@ import { MESSAGES } from './messages.ts';
 // Channels page, and what everyone sees of it. Secrets are write-only: the API answers which
 // are stored, never their values.
 
-/** `demo`: a sample connection of the demo seed, with no secrets; it sends nothing. */
+/**
+ * `demo`: a sample connection of the demo seed, with no secrets; it sends nothing.
+ * `awaiting_verification`: the credentials work, but the provider has not yet sent the signed
+ * event that proves its requests reach this connection (Google Chat's audience); it sends nothing
+ * until one arrives, and then is `connected`.
+ */
 export const CONNECTION_STATUSES = [
   'not_connected',
   'disconnected',
   'connected',
+  'awaiting_verification',
   'error',
   'demo',
 ] as const;
@@ -133,6 +139,41 @@ export const ZConnectionInputSchema = z.object({
 });
 export type TConnectionInput = z.infer<typeof ZConnectionInputSchema>;
 
+/**
+ * What a connection test proved of the path a lesson takes (issue 29), one item per step: the
+ * credentials, who the bot is, the templates, the webhook the provider calls, a signed event, and
+ * the learner's end. Said on the Channels page by `channel-connections.proofs.<key>.<outcome>`.
+ */
+export const CONNECTION_PROOF_KEYS = [
+  'credentials',
+  'bot_identity',
+  'lesson_template',
+  'invitation_template',
+  'template_gaps',
+  'webhook_registered',
+  'webhook_round_trip',
+  'signed_event',
+  'webhook_reachability',
+  'learner_reach',
+] as const;
+export type TConnectionProofKey = (typeof CONNECTION_PROOF_KEYS)[number];
+
+/**
+ * `proved`: the provider answered so; `pending`: it will be once the provider acts (a template
+ * under review, a signed event not yet sent); `not_provable`: no provider call can show it
+ * without a learner; `failed`: the provider's answer disproved it.
+ */
+export const PROOF_OUTCOMES = ['proved', 'pending', 'not_provable', 'failed'] as const;
+export type TProofOutcome = (typeof PROOF_OUTCOMES)[number];
+
+export const ZConnectionProofSchema = z.object({
+  key: z.enum(CONNECTION_PROOF_KEYS),
+  outcome: z.enum(PROOF_OUTCOMES),
+  /** What the provider named (a bot, a phone number, languages), shown as it is. */
+  detail: z.string().optional(),
+});
+export type TConnectionProof = z.infer<typeof ZConnectionProofSchema>;
+
 export const ZChannelConnectionSchema = z.object({
   channel: z.enum(CHANNEL_KEYS),
   status: z.enum(CONNECTION_STATUSES),
@@ -141,6 +182,8 @@ export const ZChannelConnectionSchema = z.object({
   /** Which secrets are stored (administrators only). */
   secrets_set: z.array(z.string()),
   last_error: z.string().nullable(),
+  /** What the last test proved and could not prove (administrators only; empty before a test). */
+  proofs: z.array(ZConnectionProofSchema),
   /** True for administrators: they may connect, test and disconnect. */
   editable: z.boolean(),
   /** False while this server has no connector for the provider (lessons are only recorded). */
@@ -207,6 +250,8 @@ export const ZChannelSetupSchema = z.object({
         language: z.string(),
         category: z.string(),
         body: z.string(),
+        /** The sample value of `{{1}}` Meta's review reads. */
+        example: z.string(),
         quick_replies: z.array(z.string()),
       }),
     )
@@ -215,4 +260,19 @@ export const ZChannelSetupSchema = z.object({
   refusal: z.string().nullable(),
 });
 export type TChannelSetup = z.infer<typeof ZChannelSetupSchema>;
+
+/**
+ * "Create missing templates" (WhatsApp): per template name and language, what Meta answered —
+ * `created` (its status, PENDING while Meta reviews it), `exists` (its status), or `failed` with
+ * Meta's own message.
+ */
+export const ZTemplateCreationSchema = z.object({
+  name: z.string(),
+  language: z.string(),
+  outcome: z.enum(['created', 'exists', 'failed']),
+  status: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type TTemplateCreation = z.infer<typeof ZTemplateCreationSchema>;
+export const ZTemplateCreationResponseSchema = dataEnvelope(z.array(ZTemplateCreationSchema));
 export const ZChannelSetupResponseSchema = dataEnvelope(ZChannelSetupSchema);

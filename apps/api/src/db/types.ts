@@ -271,7 +271,7 @@ export type ChannelConnectionsTable = {
   uuid: string;
   company_uuid: string;
   channel: string;
-  /** connected | error | disconnected */
+  /** connected | awaiting_verification | error | disconnected | demo */
   status: string;
   /** JSON object of the provider's ids (not secret). */
   provider_ids: string;
@@ -280,6 +280,8 @@ export type ChannelConnectionsTable = {
   /** AES-256-GCM ciphertext of a JSON object (lib/secrets.ts). */
   secrets: string;
   last_error: string | null;
+  /** JSON array of what the last test proved (TConnectionProof[], migration 0044); null: untested. */
+  proofs: string | null;
   last_tested_at: Timestamp | null;
   created_by: string | null;
   created_at: Timestamp;

@@ -1,5 +1,11 @@
 import { CHANNEL_KEYS, MESSAGES } from '@ccp/schemas';
-import type { TChannelConnection, TChannelKey, TConnectionStatus } from '@ccp/schemas';
+import type {
+  TChannelConnection,
+  TChannelKey,
+  TConnectionProof,
+  TConnectionProofKey,
+  TConnectionStatus,
+} from '@ccp/schemas';
 
 import type { Db } from '../db/index.ts';
 import type { ChannelConnectionsTable } from '../db/types.ts';
@@ -50,8 +56,21 @@ const toConnection = (deps: ConnectionDeps, row: ChannelConnectionsTable): Conne
   secrets: secretsOf(deps, row),
 });
 
-/** Connections whose webhooks are taken: tested at least once (not disconnected, not a demo sample). */
-const ANSWERING = ['connected', 'error'];
+/**
+ * Connections whose webhooks are taken: tested at least once (not disconnected, not a demo
+ * sample); one awaiting verification takes the signed event that verifies it.
+ */
+const ANSWERING = ['connected', 'awaiting_verification', 'error'];
+
+const parseProofs = (text: string | null): TConnectionProof[] => {
+  if (!text) return [];
+  try {
+    const proofs = JSON.parse(text) as unknown;
+    return Array.isArray(proofs) ? (proofs as TConnectionProof[]) : [];
+  } catch {
+    return [];
+  }
+};
 
 // Changes of connections made by this process, per database: the scheduler's adapters read a
 // connection again at once after one (an administrator connects, then resends), instead of
@@ -273,17 +292,25 @@ export const recordConnectionTest = changing(
   async (
     deps: ConnectionDeps,
     connection: Connection,
-    outcome: { ok: true; check: ConnectionCheck } | { ok: false; error: string },
+    outcome:
+      | { ok: true; check: ConnectionCheck }
+      | { ok: false; error: string; proofs?: TConnectionProof[] },
   ): Promise<'recorded' | 'key_taken'> => {
     const now = deps.clock.now().toISOString();
-    const failed = (error: string) =>
+    const failed = (error: string, proofs: TConnectionProof[] = []) =>
       deps.db
         .updateTable('channel_connections')
-        .set({ status: 'error', last_error: error, last_tested_at: now, updated_at: now })
+        .set({
+          status: 'error',
+          last_error: error,
+          proofs: JSON.stringify(proofs),
+          last_tested_at: now,
+          updated_at: now,
+        })
         .where('uuid', '=', connection.uuid)
         .execute();
     if (!outcome.ok) {
-      await failed(outcome.error);
+      await failed(outcome.error, outcome.proofs);
       return 'recorded';
     }
     const { check } = outcome;
@@ -297,10 +324,11 @@ export const recordConnectionTest = changing(
       await deps.db
         .updateTable('channel_connections')
         .set({
-          status: 'connected',
+          status: check.awaitsVerification ? 'awaiting_verification' : 'connected',
           provider_ids: JSON.stringify({ ...connection.providerIds, ...check.providerIds }),
           provider_key: check.providerKey,
           last_error: null,
+          proofs: JSON.stringify(check.proofs ?? []),
           last_tested_at: now,
           updated_at: now,
         })
@@ -313,6 +341,49 @@ export const recordConnectionTest = changing(
       return 'key_taken';
     }
     return 'recorded';
+  },
+);
+
+/**
+ * A signed request of the provider proved a step the last test could not (`pending`): the item
+ * is `proved` from now on. `verify`: the step was the one the connection awaited (a signed
+ * event), so it is `connected`, with `providerIds` (what the event proved) kept.
+ */
+export const markProved = changing(
+  async (
+    deps: Pick<ConnectionDeps, 'db' | 'clock'>,
+    connection: Connection,
+    key: TConnectionProofKey,
+    { verify, providerIds = {} }: { verify?: boolean; providerIds?: Record<string, string> } = {},
+  ): Promise<void> => {
+    const row = await deps.db
+      .selectFrom('channel_connections')
+      .select(['status', 'proofs', 'provider_ids'])
+      .where('uuid', '=', connection.uuid)
+      .executeTakeFirst();
+    if (!row) return;
+    const proofs = parseProofs(row.proofs);
+    const awaited = verify === true && row.status === 'awaiting_verification';
+    const pending = proofs.some((item) => item.key === key && item.outcome !== 'proved');
+    if (!awaited && !pending) return;
+    let update = deps.db
+      .updateTable('channel_connections')
+      .set({
+        proofs: JSON.stringify(
+          proofs.map((item) => (item.key === key ? { ...item, outcome: 'proved' as const } : item)),
+        ),
+        ...(awaited
+          ? {
+              status: 'connected',
+              provider_ids: JSON.stringify({ ...parseIds(row.provider_ids), ...providerIds }),
+            }
+          : {}),
+        updated_at: deps.clock.now().toISOString(),
+      })
+      .where('uuid', '=', connection.uuid);
+    // Only from awaiting: a test that failed meanwhile keeps its error.
+    if (awaited) update = update.where('status', '=', 'awaiting_verification');
+    await update.execute();
   },
 );
 
@@ -355,6 +426,7 @@ export const listConnections = async (
         provider_ids: {},
         secrets_set: [],
         last_error: null,
+        proofs: [],
         editable: full && available.includes(channel),
         available: available.includes(channel),
         last_tested_at: null,
@@ -368,6 +440,7 @@ export const listConnections = async (
       provider_ids: full ? parseIds(row.provider_ids) : {},
       secrets_set: Object.keys(secrets).filter((key) => secrets[key] !== ''),
       last_error: full ? row.last_error : null,
+      proofs: full ? parseProofs(row.proofs) : [],
       editable: full && available.includes(channel),
       available: available.includes(channel),
       last_tested_at: row.last_tested_at,

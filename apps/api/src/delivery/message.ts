@@ -1,6 +1,7 @@
 import type {
   TAssessment,
   TChannelKey,
+  TConnectionProof,
   TDeliveryFailureReason,
   TLessonMedia,
   TLocale,
@@ -130,6 +131,13 @@ export type ConnectionCheck = {
    * company already proved it.
    */
   claimedKey?: string | null;
+  /** What the test proved of the path a lesson takes, and what it could not (issue 29). */
+  proofs?: TConnectionProof[];
+  /**
+   * The credentials work but the provider has not yet proved its requests reach this connection
+   * (a signed event): `awaiting_verification` until one arrives.
+   */
+  awaitsVerification?: boolean;
 };
 
 /**

@@ -103,7 +103,11 @@ describe('Google Chat delivery (project number audience)', async () => {
       project_number: fake.projectNumber,
       service_account_json: fake.serviceAccountJson,
     });
-    expect(response.json.data).toMatchObject({ status: 'connected', available: true });
+    // The key works; the audience waits for Chat's first signed event (issue 29).
+    expect(response.json.data).toMatchObject({
+      status: 'awaiting_verification',
+      available: true,
+    });
     const connection = (await loadConnection(app, world.company.uuid, 'google-chat'))!;
     // The endpoint URL the administrator gives Chat, and the typed number not yet routing.
     expect(response.json.data.provider_ids).toMatchObject({
@@ -397,13 +401,13 @@ describe('Google Chat: a project number routes to one company, once proven', asy
           service_account_json: fake.serviceAccountJson,
         })
       ).json.data,
-    ).toMatchObject({ status: 'connected' });
+    ).toMatchObject({ status: 'awaiting_verification' });
     const typed = await connectOther({
       project_number: fake.projectNumber,
       service_account_json: otherProject.serviceAccountJson,
     });
     // Typing a number proves nothing: saved, but it routes nothing.
-    expect(typed.json.data).toMatchObject({ status: 'connected' });
+    expect(typed.json.data).toMatchObject({ status: 'awaiting_verification' });
     expect(await providerKeyOf(app, other.company.uuid)).toBeNull();
 
     const space = fake.addApp(email);
@@ -415,6 +419,21 @@ describe('Google Chat: a project number routes to one company, once proven', asy
       expect.objectContaining({ learner_uuid: learners[0]!.uuid }),
     );
     expect(await providerKeyOf(app, world.company.uuid)).toBe(fake.projectNumber);
+    // Our company is verified by the event; the other one still waits, and stays unverified.
+    expect(
+      (
+        await app.db
+          .selectFrom('channel_connections')
+          .select(['company_uuid', 'status'])
+          .where('channel', '=', 'google-chat')
+          .where('company_uuid', 'in', [world.company.uuid, other.company.uuid])
+          .orderBy('status')
+          .execute()
+      ).map((row) => [row.company_uuid === world.company.uuid, row.status]),
+    ).toEqual([
+      [false, 'awaiting_verification'],
+      [true, 'connected'],
+    ]);
 
     const again = await connectOther(
       { project_number: fake.projectNumber, service_account_json: '' },
@@ -460,7 +479,7 @@ describe('Google Chat delivery (HTTP endpoint URL audience)', async () => {
       audience: 'endpoint_url',
       service_account_json: fake.serviceAccountJson,
     });
-    expect(response.json.data).toMatchObject({ status: 'connected' });
+    expect(response.json.data).toMatchObject({ status: 'awaiting_verification' });
     const endpointUrl = response.json.data.provider_ids.endpoint_url as string;
     const path = new URL(endpointUrl).pathname;
     const { course, learners } = await enrol([{}]);

@@ -466,6 +466,13 @@ export const startFakeGoogleChat = async ({
     tokenUrl: `${base}/token`,
     jwksUrl: `${base}/jwks`,
     oidcJwksUrl: `${base}/oidc/certs`,
+    /** The server's Google Chat settings pointing at this fake (without a public URL). */
+    settings: {
+      apiUrl: base,
+      tokenUrl: `${base}/token`,
+      jwksUrl: `${base}/jwks`,
+      oidcJwksUrl: `${base}/oidc/certs`,
+    },
     messages,
     refused,
     lookups,

@@ -67,6 +67,7 @@ export const startFakeWebex = async ({ token = 'webex-bot-token' }: { token?: st
   /** Messages the bot deleted (an answered question's card). */
   const deleted: WebexMessage[] = [];
   let failingDeletes = 0;
+  let newHookStatus: 'active' | 'inactive' = 'active';
   const refused: { path: string; problems: string[] }[] = [];
   const hooks: {
     id: string;
@@ -75,6 +76,7 @@ export const startFakeWebex = async ({ token = 'webex-bot-token' }: { token?: st
     secret: string;
     resource: string;
     event: string;
+    status: 'active' | 'inactive';
   }[] = [];
   const actions = new Map<
     string,
@@ -177,6 +179,9 @@ export const startFakeWebex = async ({ token = 'webex-bot-token' }: { token?: st
         secret: json.secret,
         resource: json.resource,
         event: json.event,
+        // get-webhook-details: `status` active or inactive ("Use active to reactivate a disabled
+        // webhook", https://developer.webex.com/docs/api/v1/webhooks/get-webhook-details).
+        status: newHookStatus,
       };
       hooks.push(hook);
       return sendJson(response, 200, hook);
@@ -210,6 +215,13 @@ export const startFakeWebex = async ({ token = 'webex-bot-token' }: { token?: st
       return person;
     },
     deleted,
+    /**
+     * Webex holds the webhooks registered from now on as `status` (`inactive`: as it holds one it
+     * disabled after failed deliveries, https://developer.webex.com/docs/webhooks).
+     */
+    holdNewHooksAs: (status: 'active' | 'inactive') => {
+      newHookStatus = status;
+    },
     /** The next `count` deletions answer 503. */
     failDeletes: (count: number) => {
       failingDeletes = count;

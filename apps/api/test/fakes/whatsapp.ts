@@ -32,6 +32,20 @@ const BUSINESS_NUMBER = '15550100100';
 
 export type WhatsAppMessage = { id: string; to: string; type: string } & Record<string, any>;
 
+/** A Graph error as Meta answers it; `userMessage` the words meant for the person (error_user_msg). */
+const graphErrorOf = (status: number, code: number, message: string, userMessage?: string) => ({
+  status,
+  body: {
+    error: {
+      message,
+      type: 'OAuthException',
+      code,
+      ...(userMessage ? { error_user_msg: userMessage } : {}),
+      fbtrace_id: 'AbCdEf',
+    },
+  },
+});
+
 export const startFakeWhatsApp = async ({
   token = 'whatsapp-access-token',
   appSecret = 'whatsapp-app-secret',
@@ -40,6 +54,8 @@ export const startFakeWhatsApp = async ({
   templateName = 'ccp_new_lesson',
   invitationTemplateName = 'ccp_invitation',
   templateLanguages = ['en', 'it', 'de'],
+  invitationTemplateLanguages = ['en', 'it', 'de'],
+  manageTemplates = true,
   onMessage,
 }: {
   token?: string;
@@ -51,6 +67,10 @@ export const startFakeWhatsApp = async ({
   invitationTemplateName?: string;
   /** The languages the lesson template is approved in (the invitation template: en, it, de). */
   templateLanguages?: string[];
+  /** The languages the invitation template is approved in. */
+  invitationTemplateLanguages?: string[];
+  /** False: the token lacks whatsapp_business_management, and creating a template is refused. */
+  manageTemplates?: boolean;
   /** Called with each message taken, before the answer goes back (bench/delivery.ts kills there). */
   onMessage?: (message: WhatsAppMessage) => void;
 } = {}) => {
@@ -62,8 +82,17 @@ export const startFakeWhatsApp = async ({
   /** Approved templates, the languages of each, and how many quick-reply buttons each declares. */
   const templates = new Map([
     [templateName, { quickReplies: 1, languages: templateLanguages }],
-    [invitationTemplateName, { quickReplies: 2, languages: ['en', 'it', 'de'] }],
+    [invitationTemplateName, { quickReplies: 2, languages: invitationTemplateLanguages }],
   ]);
+  /** Templates created through the API, as Meta holds them while it reviews them (PENDING). */
+  const created: {
+    id: string;
+    name: string;
+    language: string;
+    category: string;
+    status: string;
+    components: Record<string, any>[];
+  }[] = [];
   /** Errors the next matching sends answer, in order (error-code reference, with their status). */
   const faults: {
     status: number;
@@ -147,13 +176,76 @@ export const startFakeWhatsApp = async ({
     return problems;
   };
 
+  /**
+   * POST /{waba-id}/message_templates as Meta documents it
+   * (https://developers.facebook.com/docs/graph-api/reference/whats-app-business-account/message_templates/#Creating;
+   * https://developers.facebook.com/documentation/business-messaging/whatsapp/templates/overview):
+   * name of lowercase letters, digits and underscores (≤ 512), a language, category UTILITY,
+   * MARKETING or AUTHENTICATION, a BODY (≤ 1 024 characters) whose variables each have a sample
+   * (`example.body_text`, https://developers.facebook.com/docs/whatsapp/business-management-api/message-templates/components),
+   * quick replies of ≤ 25 characters (same page); the token needs whatsapp_business_management
+   * (else error 10, permission denied); a name already held in that language is refused. Meta
+   * answers `{ id, status: "PENDING", category }` and reviews it.
+   */
+  const createTemplate = (json: Record<string, any>): { status: number; body: unknown } => {
+    if (!manageTemplates) {
+      return graphErrorOf(403, 10, '(#10) Application does not have permission for this action');
+    }
+    const problems: string[] = [];
+    const name = String(json.name ?? '');
+    if (!/^[a-z0-9_]{1,512}$/.test(name)) problems.push(`name ${name}`);
+    if (!json.language) problems.push('language');
+    if (!['UTILITY', 'MARKETING', 'AUTHENTICATION'].includes(json.category))
+      problems.push(`category ${json.category}`);
+    const components = (json.components ?? []) as Record<string, any>[];
+    const body = components.find((component) => component.type === 'BODY');
+    const text = String(body?.text ?? '');
+    if (text.length === 0 || text.length > 1024) problems.push(`body ${text.length}`);
+    const variables = new Set(text.match(/\{\{\s*\d+\s*\}\}/g) ?? []).size;
+    const samples = (body?.example?.body_text?.[0] ?? []) as unknown[];
+    if (variables > 0 && samples.length !== variables) problems.push('body example');
+    for (const component of components.filter((item) => item.type === 'BUTTONS')) {
+      for (const button of component.buttons ?? []) {
+        if (button.type !== 'QUICK_REPLY') problems.push(`button ${button.type}`);
+        const label = String(button.text ?? '');
+        if (label.length === 0 || [...label].length > 25) problems.push(`button text ${label}`);
+      }
+    }
+    if (problems.length > 0)
+      return graphErrorOf(400, 100, `(#100) Invalid parameter: ${problems.join('; ')}`);
+    const held =
+      templates.get(name)?.languages.includes(json.language) ||
+      created.some((item) => item.name === name && item.language === json.language);
+    if (held) {
+      return graphErrorOf(
+        400,
+        100,
+        'Invalid parameter',
+        'Content in this language already exists for the message template.',
+      );
+    }
+    const template = {
+      id: String(Math.floor(Math.random() * 1e15)),
+      name,
+      language: String(json.language),
+      category: String(json.category),
+      status: 'PENDING',
+      components,
+    };
+    created.push(template);
+    return {
+      status: 200,
+      body: { id: template.id, status: template.status, category: template.category },
+    };
+  };
+
   const listening = await listen((request, response, body) => {
     const url = new URL(request.url ?? '/', 'http://fake');
     const path = url.pathname;
+    const answer = ({ status, body: json }: { status: number; body: unknown }) =>
+      sendJson(response, status, json);
     const graphError = (status: number, code: number, message: string) =>
-      sendJson(response, status, {
-        error: { message, type: 'OAuthException', code, fbtrace_id: 'AbCdEf' },
-      });
+      answer(graphErrorOf(status, code, message));
     if (request.headers.authorization !== `Bearer ${token}`)
       return graphError(401, 190, 'Invalid OAuth access token.');
     if (request.method === 'GET' && path === `${prefix}/${phoneNumberId}`) {
@@ -185,7 +277,13 @@ export const startFakeWhatsApp = async ({
           ],
         })),
       );
-      return sendJson(response, 200, { data: all.filter((item) => !name || item.name === name) });
+      const listed = [...all, ...created];
+      return sendJson(response, 200, {
+        data: listed.filter((item) => !name || item.name === name),
+      });
+    }
+    if (request.method === 'POST' && path === `${prefix}/${businessAccountId}/message_templates`) {
+      return answer(createTemplate(JSON.parse(body) as Record<string, any>));
     }
     if (request.method === 'POST' && path === `${prefix}/${phoneNumberId}/messages`) {
       const json = JSON.parse(body) as Record<string, any>;
@@ -285,6 +383,15 @@ export const startFakeWhatsApp = async ({
 
   return {
     apiUrl: `${listening.baseUrl}${prefix}`,
+    /** What an administrator types to connect this fake (its ids, token and app secret). */
+    connectionFields: {
+      business_account_id: businessAccountId,
+      phone_number_id: phoneNumberId,
+      template_name: templateName,
+      access_token: token,
+      app_secret: appSecret,
+      verify_token: 'fake-whatsapp-verify-token',
+    },
     token,
     appSecret,
     phoneNumberId,
@@ -293,6 +400,15 @@ export const startFakeWhatsApp = async ({
     invitationTemplateName,
     messages,
     refused,
+    /** The templates created through the API (PENDING until `approve`). */
+    created,
+    /** Meta's review approves the created templates: they list as APPROVED and can be sent. */
+    approve: () => {
+      for (const template of created.splice(0)) {
+        const held = templates.get(template.name);
+        if (held) held.languages = [...held.languages, template.language];
+      }
+    },
     close: listening.close,
     inbound,
     /** The next `count` sends answer 429 with error 130429 (over the number's throughput). */

@@ -361,6 +361,7 @@ describe('token scopes of every route', async () => {
         "POST /api/v1/analytics/courses/{courseId}/export-delivery-statistics → exports:read",
         "POST /api/v1/analytics/courses/{courseId}/export-not-enrolled-learners → exports:read",
         "POST /api/v1/channel-connections/slack/install → never",
+        "POST /api/v1/channel-connections/whatsapp/templates → never",
         "POST /api/v1/channel-connections/{channel}/test → never",
         "POST /api/v1/channels/{channel}/events → never",
         "POST /api/v1/channels/{channel}/tokens → never",

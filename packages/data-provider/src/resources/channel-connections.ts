@@ -41,6 +41,15 @@ export const channelConnectionActionRequests = {
       url: `${CHANNEL_CONNECTIONS_PATH}/${encodeURIComponent(channel)}/setup`,
       method: 'get',
     }) satisfies ActionRequest,
+  /**
+   * "Create missing templates" (WhatsApp): creates at Meta the guide's templates the business
+   * account lacks, tests the connection again; answers per name and language what Meta said.
+   */
+  createWhatsAppTemplates: () =>
+    ({
+      url: `${CHANNEL_CONNECTIONS_PATH}/whatsapp/templates`,
+      method: 'post',
+    }) satisfies ActionRequest,
   /** No payload (the redirect URL is the server's CCP_PUBLIC_URL); answers `{ url }` of Slack's authorize page. */
   installSlack: () =>
     ({ url: `${CHANNEL_CONNECTIONS_PATH}/slack/install`, method: 'post' }) satisfies ActionRequest,

@@ -115,7 +115,10 @@ test.describe('as an administrator', () => {
         await card.getByLabel(LABELS[key]!, { exact: true }).fill(value);
       }
       await card.getByRole('button', { name: 'Save and test' }).click();
-      await expect(card.locator('.channel-connection-status')).toHaveText('Connected');
+      // Google Chat's key works at once; its audience waits for Chat's first signed event.
+      await expect(card.locator('.channel-connection-status')).toHaveText(
+        channel === 'google-chat' ? 'Awaiting verification' : 'Connected',
+      );
     }
     // What each provider answered the test shows beside its form.
     const whatsapp = page.locator('.channel-connection-card[data-channel="whatsapp"]');
@@ -125,6 +128,15 @@ test.describe('as an administrator', () => {
         '.channel-connection-card[data-channel="google-chat"] .channel-connection-details',
       ),
     ).toContainText('ccp-bot@ccp-project.iam.gserviceaccount.com');
+    // What each test proved, and what it could not: Chat's signed event is still to come.
+    await expect(
+      page.locator(
+        '.channel-connection-card[data-channel="google-chat"] .channel-connection-proofs',
+      ),
+    ).toContainText('Waiting for a signed event from Google Chat for the audience');
+    await expect(
+      page.locator('.channel-connection-card[data-channel="webex"] .channel-connection-proofs'),
+    ).toContainText('Webhook registered, and active at Webex');
 
     await whatsapp.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('tooltip').getByRole('button', { name: 'OK' }).click();

@@ -26,6 +26,7 @@ import * as reminderPolicy from './0036_reminder_policy.ts';
 import * as questionRepeats from './0037_question_repeats.ts';
 import * as whatsappName from './0039_whatsapp_name.ts';
 import * as retention from './0040_retention.ts';
+import * as connectionProofs from './0044_connection_proofs.ts';
 import * as claimNotCounted from './0046_claim_not_counted.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
@@ -56,5 +57,6 @@ export const migrations: Record<string, Migration> = {
   '0037_question_repeats': questionRepeats,
   '0039_whatsapp_name': whatsappName,
   '0040_retention': retention,
+  '0044_connection_proofs': connectionProofs,
   '0046_claim_not_counted': claimNotCounted,
 };

@@ -3,6 +3,7 @@ import type {
   TChannelPreviewIssue,
   TConnectionField,
   TDeliveryFailureReason,
+  TTemplateCreation,
 } from '@ccp/schemas';
 
 import type { Db } from '../../db/index.ts';
@@ -75,4 +76,12 @@ export type ChannelModule = {
    * must call), in MESSAGES' words; absent or null: it can.
    */
   connectionRefusal?: (settings: ChannelSettings) => string | null;
+  /**
+   * Creates at the provider the message templates its guide lists that it lacks (WhatsApp's
+   * "Create missing templates"), answering per template and language what the provider said.
+   */
+  createTemplates?: (
+    settings: ChannelSettings,
+    connection: Connection,
+  ) => Promise<TTemplateCreation[]>;
 };

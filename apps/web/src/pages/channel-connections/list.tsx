@@ -24,10 +24,12 @@ import { ROUTES } from '../../config.ts';
 import { formatDate } from '../../lib/format.ts';
 import { reportFailure } from '../../lib/report-failure.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { ConnectionProofs } from './connection-proofs.tsx';
 import { SetupGuide } from './setup-guide.tsx';
 
 const STATUS_COLOR: Record<TChannelConnection['status'], string> = {
   connected: 'green',
+  awaiting_verification: 'gold',
   error: 'red',
   disconnected: 'default',
   not_connected: 'default',
@@ -88,12 +90,15 @@ const ConnectionForm = ({ row, onSaved }: { row: TRow; onSaved: () => void }) =>
           const saved = data as unknown as TChannelConnection;
           // A Slack app saved without a bot token is not tested: "Add to Slack" gets the token.
           const awaitsInstall = saved.status === 'disconnected' && !saved.last_error;
-          notification[saved.status === 'connected' || awaitsInstall ? 'success' : 'warning']({
+          const awaitsEvent = saved.status === 'awaiting_verification';
+          notification[
+            saved.status === 'connected' || awaitsInstall || awaitsEvent ? 'success' : 'warning'
+          ]({
             key: `ccp:connection-${row.channel}`,
             message: t(
               awaitsInstall
                 ? 'channel-connections.awaitingInstall'
-                : `channel-connections.notifications.${saved.status === 'connected' ? 'connected' : 'failed'}`,
+                : `channel-connections.notifications.${saved.status === 'connected' ? 'connected' : awaitsEvent ? 'awaiting' : 'failed'}`,
             ),
           });
           form.resetFields(fields.filter((field) => field.secret).map((field) => field.key));
@@ -261,14 +266,17 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
     >
       {row.status !== 'connected' && (
         <Alert
-          type="info"
+          type={row.status === 'awaiting_verification' ? 'warning' : 'info'}
           showIcon
           message={t(
             !row.available
               ? 'channel-connections.notAvailable'
               : row.status === 'demo'
                 ? 'channel-connections.demo'
-                : 'channel-connections.onlyRecorded',
+                : row.status === 'awaiting_verification'
+                  ? 'channel-connections.awaitingVerification'
+                  : 'channel-connections.onlyRecorded',
+            { provider: name },
           )}
         />
       )}
@@ -292,13 +300,19 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
           description={row.last_error}
         />
       )}
+      <ConnectionProofs row={row} />
       {row.last_tested_at && (
         <p className="channel-connection-tested">
           {t('channel-connections.lastTested', { date: formatDate(row.last_tested_at) })}
         </p>
       )}
       {row.editable && row.available && (
-        <SetupGuide channel={row.channel} open={row.status !== 'connected'} />
+        <SetupGuide
+          channel={row.channel}
+          open={row.status !== 'connected'}
+          saved={row.status !== 'not_connected' && row.status !== 'demo'}
+          onChanged={onSaved}
+        />
       )}
       {row.editable && <ConnectionForm row={row} onSaved={onSaved} />}
     </Card>

@@ -1,7 +1,7 @@
 import { actionRequests } from '@ccp/data-provider';
-import type { TChannelKey, TChannelSetup } from '@ccp/schemas';
-import { useCustom, useDataProvider } from '@refinedev/core';
-import { Alert, Button, Collapse, Descriptions, Space, Table, Typography } from 'antd';
+import type { TChannelKey, TChannelSetup, TTemplateCreation } from '@ccp/schemas';
+import { useCustom, useCustomMutation, useDataProvider } from '@refinedev/core';
+import { Alert, Button, Collapse, Descriptions, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -55,12 +55,76 @@ const useSaveDownload = () => {
   return { save, saving, failure };
 };
 
+const CREATION_COLOR: Record<TTemplateCreation['outcome'], string> = {
+  created: 'gold',
+  exists: 'default',
+  failed: 'red',
+};
+
+/**
+ * "Create missing templates" (WhatsApp, once the connection is saved): Meta creates those the
+ * business account lacks; each name and language then says what Meta answered — created and
+ * pending its review, already there with its status, or refused in Meta's words.
+ */
+const CreateTemplates = ({ onChanged }: { onChanged: () => void }) => {
+  const { t } = useTranslation();
+  const { mutate, mutation } = useCustomMutation<TTemplateCreation[]>();
+  const [results, setResults] = useState<TTemplateCreation[] | null>(null);
+  const create = () =>
+    mutate(
+      { ...actionRequests.createWhatsAppTemplates(), values: {}, successNotification: false },
+      {
+        onSuccess: ({ data }) => {
+          setResults(data);
+          onChanged();
+        },
+      },
+    );
+  return (
+    <Space direction="vertical" size="small" style={{ width: '100%' }}>
+      <Button onClick={create} loading={mutation.isPending}>
+        {t('channel-connections.setup.templates.create')}
+      </Button>
+      {results && (
+        <ul className="channel-connection-proofs channel-template-creations" aria-live="polite">
+          {results.map((item) => (
+            <li key={`${item.name}:${item.language}`}>
+              <Tag color={CREATION_COLOR[item.outcome]}>
+                {t(`channel-connections.setup.templates.outcomes.${item.outcome}`)}
+              </Tag>
+              <Typography.Text code>{item.name}</Typography.Text> · {item.language}
+              {item.status && ` · ${item.status}`}
+              {item.error && (
+                <>
+                  {' · '}
+                  <Typography.Text type="danger">{item.error}</Typography.Text>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Space>
+  );
+};
+
 /**
  * A provider's setup on one screen: what to create there, the values to paste (each with a copy
  * button, built by the server from its public URL), the files to upload, and why the provider
  * could not reach this server yet, if so. Open until the channel is connected.
  */
-export const SetupGuide = ({ channel, open }: { channel: TChannelKey; open: boolean }) => {
+export const SetupGuide = ({
+  channel,
+  open,
+  saved,
+  onChanged,
+}: {
+  channel: TChannelKey;
+  open: boolean;
+  /** The connection is saved: the provider can be asked to create what the guide lists. */
+  saved: boolean;
+  onChanged: () => void;
+}) => {
   const { t } = useTranslation();
   const { result } = useCustom<TChannelSetup>({ ...actionRequests.channelSetup(channel) });
   // Until it answers, Refine's result holds an empty object.
@@ -140,6 +204,9 @@ export const SetupGuide = ({ channel, open }: { channel: TChannelKey; open: bool
                     },
                   ]}
                 />
+              )}
+              {setup?.templates && setup.templates.length > 0 && saved && (
+                <CreateTemplates onChanged={onChanged} />
               )}
               {setup && setup.downloads.length > 0 && (
                 <Space wrap>

@@ -8,6 +8,7 @@ import type { Connector } from '../../connector.ts';
 import { renderGoogleChat } from './render.ts';
 import { chatUserByEmail } from './users.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
+import { LEARNER_REACH, proof, step } from '../proofs.ts';
 import type { Connection, ErrorVerdict } from '../../message.ts';
 
 // The Google Chat connector (REST v1, plain fetch): the app authenticates as its service account
@@ -218,26 +219,47 @@ export const createGoogleChatConnector = (
     const endpointUrl = settings.publicUrl
       ? chatEndpointUrl(settings.publicUrl, connection.uuid)
       : null;
-    if (audienceOfConnection(connection) === 'endpoint_url' && !endpointUrl) {
+    const audience = audienceOfConnection(connection);
+    if (audience === 'endpoint_url' && !endpointUrl) {
       throw new Error(MESSAGES.googleChatPublicUrlMissing);
     }
     // A token alone proves only the key: spaces.list with app authentication answers only for a
     // service account of a project whose Chat app is configured.
-    await callJson({
-      url: `${settings.apiUrl}/v1/spaces?pageSize=1`,
-      token: await tokenOf(connection),
-      codeOf,
-    });
+    const clientEmail = serviceAccountOf(connection).client_email;
+    await step([], 'credentials', async () =>
+      callJson({
+        url: `${settings.apiUrl}/v1/spaces?pageSize=1`,
+        token: await tokenOf(connection),
+        codeOf,
+      }),
+    );
     const projectNumber = connection.providerIds.project_number?.trim() || null;
+    // Only Chat's signed event proves the audience the app was configured with reaches this
+    // connection (webhook.ts): the number, once an event signed for it proved it; the endpoint
+    // URL, once an ID token for exactly that URL arrived there.
+    const verified =
+      audience === 'project_number'
+        ? projectNumber !== null && connection.providerKey === projectNumber
+        : connection.providerIds.verified_endpoint === endpointUrl;
     return {
       providerIds: {
-        client_email: serviceAccountOf(connection).client_email,
+        client_email: clientEmail,
         ...(endpointUrl ? { endpoint_url: endpointUrl } : {}),
       },
       // The typed number routes events only once an event Chat signed for it proved it.
       providerKey:
         projectNumber !== null && connection.providerKey === projectNumber ? projectNumber : null,
       claimedKey: projectNumber,
+      proofs: [
+        proof('credentials', 'proved', clientEmail),
+        proof(
+          'signed_event',
+          verified ? 'proved' : 'pending',
+          (audience === 'project_number' ? projectNumber : endpointUrl) ?? undefined,
+        ),
+        LEARNER_REACH,
+      ],
+      awaitsVerification: !verified,
     };
   },
   classifyError: classifyChatError,

@@ -1,4 +1,10 @@
-import { findConnectionByKey, findConnectionByUuid, proveProviderKey } from '../../connections.ts';
+import {
+  findConnectionByKey,
+  findConnectionByUuid,
+  markProved,
+  proveProviderKey,
+} from '../../connections.ts';
+import type { Connection } from '../../message.ts';
 import { audienceOf } from '../jwt.ts';
 import { unsigned } from '../webhook.ts';
 import type { ChannelWebhooks, WebhookDeps } from '../webhook.ts';
@@ -14,6 +20,19 @@ import {
 // Google Chat posts events with a bearer token for one of two audiences: the app's project
 // number (a JWT from chat@system.gserviceaccount.com), or the HTTP endpoint URL (a Google ID
 // token), which is each connection's own URL.
+
+/**
+ * A signed event reached a connection awaiting one: the audience its test could not prove is
+ * proved, and the connection is connected (connections.ts markProved).
+ */
+const verified = async (
+  deps: WebhookDeps,
+  connection: Connection,
+  providerIds: Record<string, string> = {},
+) => {
+  if (connection.status !== 'awaiting_verification') return;
+  await markProved(deps, connection, 'signed_event', { verify: true, providerIds });
+};
 
 export const googleChatWebhooks = (deps: WebhookDeps): ChannelWebhooks => {
   const chat = deps.channelSettings.googleChat;
@@ -45,6 +64,7 @@ export const googleChatWebhooks = (deps: WebhookDeps): ChannelWebhooks => {
           (await findConnectionByKey(deps, 'google-chat', projectNumber)) ??
           (await proveProjectNumber(deps, chat, tokenOf, projectNumber, event));
         if (!connection) throw unsigned();
+        await verified(deps, connection);
         const status = await handleChatEvent(deps, connection, event);
         return { body: { status } };
       },
@@ -76,8 +96,15 @@ export const googleChatWebhooks = (deps: WebhookDeps): ChannelWebhooks => {
         ) {
           throw unsigned();
         }
-        if (expected.audience === 'project_number' && !connection.providerKey) {
-          await proveProviderKey(deps, connection, expected.projectNumber);
+        if (expected.audience === 'project_number') {
+          // The number is this company's only once no other holds it (issue 30).
+          const holds =
+            connection.providerKey === expected.projectNumber ||
+            (!connection.providerKey &&
+              (await proveProviderKey(deps, connection, expected.projectNumber)));
+          if (holds) await verified(deps, connection);
+        } else {
+          await verified(deps, connection, { verified_endpoint: expected.endpointUrl });
         }
         const status = await handleChatEvent(deps, connection, event);
         return { body: { status } };

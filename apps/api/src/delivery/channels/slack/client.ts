@@ -5,6 +5,7 @@ import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connector } from '../../connector.ts';
 import { renderSlack, renderSlackClosed } from './render.ts';
 import type { Connection, ErrorVerdict } from '../../message.ts';
+import { LEARNER_REACH, proof } from '../proofs.ts';
 
 // The Slack connector: @slack/web-api against the configured base URL (a fake in tests), no
 // retries of its own (the scheduler decides), rate limits surfaced instead of waited.
@@ -188,6 +189,14 @@ export const createSlackConnector = (settings: ChannelSettings['slack']): Connec
           bot_user_id: result.user_id ?? '',
           ...(result.bot_id ? { bot_id: result.bot_id } : {}),
         },
+        // Slack calls the request URL only for a user's message or click; it checked the URL
+        // once (url_verification) when the administrator saved it in the app.
+        proofs: [
+          proof('credentials', 'proved', result.team),
+          proof('bot_identity', 'proved', result.user ?? result.user_id),
+          proof('webhook_reachability', 'not_provable'),
+          LEARNER_REACH,
+        ],
       };
     },
     classifyError: classifySlackError,

@@ -7,6 +7,7 @@ import { teamsIdentityByEmail } from './references.ts';
 import type { ConversationReference } from './references.ts';
 import { renderTeamsActivity } from './render.ts';
 import type { Connection, ErrorVerdict } from '../../message.ts';
+import { LEARNER_REACH, proof, step } from '../proofs.ts';
 
 // The Teams connector (Bot Framework REST, plain fetch): an app token by client credentials from
 // the token endpoint of the bot's tenant (CCP_TEAMS_TOKEN_URL with `{tenant}`), cached until
@@ -147,9 +148,19 @@ export const createTeamsConnector = (
     });
   },
   test: async (connection) => {
-    await tokenOf(connection);
+    await step([], 'credentials', () => tokenOf(connection));
     const appId = connection.providerIds.app_id ?? '';
-    return { providerKey: appId, providerIds: {} };
+    // A token proves the app registration; the bot's messaging endpoint is called only from a
+    // conversation, which needs a learner who installed the app.
+    return {
+      providerKey: appId,
+      providerIds: {},
+      proofs: [
+        proof('credentials', 'proved', appId),
+        proof('webhook_reachability', 'not_provable'),
+        LEARNER_REACH,
+      ],
+    };
   },
   classifyError: classifyTeamsError,
 });

@@ -1,10 +1,12 @@
 import { MESSAGES } from '@ccp/schemas';
+import type { TConnectionProof } from '@ccp/schemas';
 
 import type { ChannelSettings } from '../../channel-settings.ts';
 import type { Connector } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
+import { LEARNER_REACH, proof, step } from '../proofs.ts';
 import { renderWebexClosed, renderWebexMessages } from './render.ts';
 import type { ChannelMessage, Connection, ErrorVerdict, RenderedPayload } from '../../message.ts';
 
@@ -117,6 +119,70 @@ const createInFlight = (now: () => number = () => performance.now()) => {
   };
 };
 
+type Webhook = {
+  id: string;
+  name: string;
+  targetUrl: string;
+  resource: string;
+  event: string;
+  status?: string;
+};
+
+const listWebhooks = async (settings: ChannelSettings['webex'], connection: Connection) =>
+  (
+    await callJson<{ items: Webhook[] }>({
+      url: api(settings, '/v1/webhooks'),
+      token: token(connection),
+      codeOf,
+    })
+  ).items;
+
+/**
+ * Registers the `attachmentActions` webhook afresh (with the connection's secret), then reads the
+ * bot's webhooks back (https://developer.webex.com/docs/api/v1/webhooks/list-webhooks) to see it
+ * as Webex holds it: this server's address, `status` active ("Use active to reactivate a
+ * disabled webhook", https://developer.webex.com/docs/api/v1/webhooks/get-webhook-details).
+ * Answers the address it proved.
+ */
+const registerWebhook = async (
+  settings: ChannelSettings['webex'],
+  connection: Connection,
+  targetUrl: string,
+): Promise<string> => {
+  for (const hook of (await listWebhooks(settings, connection)).filter(
+    (item) => item.name === WEBHOOK_NAME,
+  )) {
+    await callJson({
+      method: 'DELETE',
+      url: api(settings, `/v1/webhooks/${hook.id}`),
+      token: token(connection),
+      codeOf,
+    });
+  }
+  const created = await callJson<Webhook>({
+    method: 'POST',
+    url: api(settings, '/v1/webhooks'),
+    token: token(connection),
+    body: {
+      name: WEBHOOK_NAME,
+      targetUrl,
+      resource: 'attachmentActions',
+      event: 'created',
+      secret: connection.secrets.webhook_secret,
+    },
+    codeOf,
+  });
+  const held = (await listWebhooks(settings, connection)).find((item) => item.id === created.id);
+  if (!held) throw new Error(`Webex does not list the webhook ${created.id} it registered`);
+  if (held.targetUrl !== targetUrl || held.resource !== 'attachmentActions') {
+    throw new Error(`Webex holds the webhook for ${held.resource} at ${held.targetUrl}`);
+  }
+  if (held.status !== 'active') {
+    throw new Error(`Webex holds the webhook as ${held.status}`);
+  }
+  return held.targetUrl;
+};
+
 export const createWebexConnector = (settings: ChannelSettings['webex']): Connector => {
   const inFlight = createInFlight();
   return {
@@ -181,38 +247,29 @@ export const createWebexConnector = (settings: ChannelSettings['webex']): Connec
     test: async (connection) => {
       const targetUrl = webexWebhookUrl(settings);
       if (typeof targetUrl !== 'string') throw new Error(targetUrl.refused);
-      const me = await callJson<{ id: string; displayName?: string }>({
-        url: api(settings, '/v1/people/me'),
-        token: token(connection),
-        codeOf,
-      });
-      const hooks = await callJson<{ items: { id: string; name: string }[] }>({
-        url: api(settings, '/v1/webhooks'),
-        token: token(connection),
-        codeOf,
-      });
-      for (const hook of hooks.items.filter((item) => item.name === WEBHOOK_NAME)) {
-        await callJson({
-          method: 'DELETE',
-          url: api(settings, `/v1/webhooks/${hook.id}`),
+      const proved: TConnectionProof[] = [];
+      const me = await step(proved, 'credentials', () =>
+        callJson<{ id: string; displayName?: string }>({
+          url: api(settings, '/v1/people/me'),
           token: token(connection),
           codeOf,
-        });
-      }
-      await callJson({
-        method: 'POST',
-        url: api(settings, '/v1/webhooks'),
-        token: token(connection),
-        body: {
-          name: WEBHOOK_NAME,
-          targetUrl,
-          resource: 'attachmentActions',
-          event: 'created',
-          secret: connection.secrets.webhook_secret,
-        },
-        codeOf,
-      });
-      return { providerKey: me.id, providerIds: { bot_id: me.id, bot_name: me.displayName ?? '' } };
+        }),
+      );
+      proved.push(
+        proof('credentials', 'proved'),
+        proof('bot_identity', 'proved', me.displayName || me.id),
+      );
+      const registered = await step(proved, 'webhook_registered', () =>
+        registerWebhook(settings, connection, targetUrl),
+      );
+      proved.push(proof('webhook_registered', 'proved', registered));
+      return {
+        providerKey: me.id,
+        providerIds: { bot_id: me.id, bot_name: me.displayName ?? '' },
+        // Webex has no test event: only a person's card submit fires `attachmentActions`, so the
+        // round trip is proved by the first answer that comes back signed (webhook.ts).
+        proofs: [...proved, proof('webhook_round_trip', 'pending'), LEARNER_REACH],
+      };
     },
     classifyError: classifyWebexError,
   };

@@ -1,4 +1,4 @@
-import { findConnectionByKey } from '../../connections.ts';
+import { findConnectionByKey, markProved } from '../../connections.ts';
 import { applyInbound, parseAction } from '../../inbound.ts';
 import { unsigned } from '../webhook.ts';
 import type { ChannelWebhooks, WebhookDeps } from '../webhook.ts';
@@ -28,6 +28,9 @@ export const webexWebhooks = (deps: WebhookDeps): ChannelWebhooks => ({
       if (notification.resource !== 'attachmentActions' || notification.event !== 'created') {
         return {};
       }
+      // A signed submit came back through the registered webhook: the round trip the
+      // connection test could not make.
+      await markProved(deps, connection, 'webhook_round_trip');
       // The notification names the submit; its inputs are fetched from Webex with the bot's token.
       const submitted = await fetchAttachmentAction(
         deps.channelSettings.webex,

@@ -1,4 +1,4 @@
-import type { TDeliveryFailureReason } from '@ccp/schemas';
+import type { TConnectionProof, TDeliveryFailureReason } from '@ccp/schemas';
 
 import type { Db } from '../../../db/index.ts';
 import { acceptedParts, keepAcceptedPart } from '../../channel-messages.ts';
@@ -8,7 +8,15 @@ import type { Connector } from '../../connector.ts';
 import { retryAfterMs } from '../../connector.ts';
 import { asOnePayload } from '../../render-common.ts';
 import { ProviderHttpError, callJson, classifyHttpError } from '../http.ts';
-import { INVITATION_TEMPLATE, LESSON_TEMPLATE, checkTemplate } from './templates.ts';
+import {
+  INVITATION_TEMPLATE,
+  LESSON_TEMPLATE,
+  checkTemplate,
+  templateProofs,
+  templateRefusal,
+} from './templates.ts';
+import type { TemplateShape } from './templates.ts';
+import { ConnectionTestFailure, LEARNER_REACH, proof, step } from '../proofs.ts';
 import {
   WHATSAPP_WINDOW_MS,
   renderWhatsAppInvitationTemplate,
@@ -297,28 +305,46 @@ export const createWhatsAppConnector = (
       };
     },
     test: async (connection) => {
-      const phone = await callJson<{ id: string; display_phone_number?: string }>({
-        url: api(settings, `/${encodeURIComponent(connection.providerIds.phone_number_id ?? '')}`),
-        token: token(connection),
-        codeOf,
-      });
+      const proved: TConnectionProof[] = [];
+      const phone = await step(proved, 'credentials', () =>
+        callJson<{ id: string; display_phone_number?: string }>({
+          url: api(
+            settings,
+            `/${encodeURIComponent(connection.providerIds.phone_number_id ?? '')}`,
+          ),
+          token: token(connection),
+          codeOf,
+        }),
+      );
+      proved.push(
+        proof('credentials', 'proved'),
+        proof('bot_identity', 'proved', phone.display_phone_number),
+      );
       // Each template the connection names must be approved in the learners' languages, with
       // the variables and quick replies the product fills, or sends outside the window fail.
-      const lesson = await checkTemplate(
-        settings,
-        connection,
-        { name: connection.providerIds.template_name ?? '', shape: LESSON_TEMPLATE, db },
-        codeOf,
+      const checked = async (
+        key: 'lesson_template' | 'invitation_template',
+        name: string,
+        shape: TemplateShape,
+      ) => {
+        const check = await step(proved, key, () =>
+          checkTemplate(settings, connection, { name, shape, db }, codeOf),
+        );
+        proved.push(...templateProofs(key, check));
+        if (check.languages === '') {
+          throw new ConnectionTestFailure(templateRefusal(name, check), [...proved, LEARNER_REACH]);
+        }
+        return check;
+      };
+      const lesson = await checked(
+        'lesson_template',
+        connection.providerIds.template_name ?? '',
+        LESSON_TEMPLATE,
       );
       const invitationTemplate = connection.providerIds.invitation_template_name ?? '';
       const invitation =
         invitationTemplate !== ''
-          ? await checkTemplate(
-              settings,
-              connection,
-              { name: invitationTemplate, shape: INVITATION_TEMPLATE, db },
-              codeOf,
-            )
+          ? await checked('invitation_template', invitationTemplate, INVITATION_TEMPLATE)
           : null;
       return {
         providerKey: phone.id,
@@ -338,6 +364,9 @@ export const createWhatsAppConnector = (
               }
             : {}),
         },
+        // Meta calls the callback URL only with a learner's message or a status of ours: the
+        // verify-token check happened once, when the administrator saved it at Meta.
+        proofs: [...proved, proof('webhook_reachability', 'not_provable'), LEARNER_REACH],
       };
     },
     classifyError: classifyWhatsAppError,

@@ -6,7 +6,7 @@ import { WHATSAPP_FAILURE_CODES, createWhatsAppConnector } from './client.ts';
 import { WHATSAPP, WHATSAPP_LIMITS, renderWhatsApp } from './render.ts';
 import { whatsappWebhooks } from './webhook.ts';
 import { setupValue, webhookUrlOf } from '../setup.ts';
-import { templatesToCreate } from './templates.ts';
+import { createMissingTemplates, templatesToCreate } from './templates.ts';
 
 // WhatsApp: the Cloud API, by the learner's phone; session messages in the 24-hour window, an
 // approved template outside it.
@@ -57,4 +57,5 @@ export const whatsapp: ChannelModule = {
     templates: templatesToCreate(connection),
   }),
   webhooks: whatsappWebhooks,
+  createTemplates: (settings, connection) => createMissingTemplates(settings.whatsapp, connection),
 };

@@ -9,6 +9,7 @@ import {
   ZChannelSetupResponseSchema,
   ZConnectionInputSchema,
   ZSlackInstallResponseSchema,
+  ZTemplateCreationResponseSchema,
   connectionInputSchema,
 } from '@ccp/schemas';
 import type { TChannelKey } from '@ccp/schemas';
@@ -18,6 +19,7 @@ import { z } from 'zod';
 
 import { findCompanyName } from '../../../accounts/companies-repository.ts';
 import { CHANNELS } from '../../../delivery/channels/index.ts';
+import { proofsOfFailure } from '../../../delivery/channels/proofs.ts';
 import { publicUrlRefusal } from '../../../delivery/channels/setup.ts';
 import { SLACK_OAUTH_PATH, slackRedirectUrl } from '../../../delivery/channels/slack/oauth.ts';
 import {
@@ -76,7 +78,11 @@ const testConnection = async (app: FastifyInstance, companyUuid: string, channel
   try {
     check = await connector.test(connection);
   } catch (error) {
-    await recordConnectionTest(app, connection, { ok: false, error: errorText(error) });
+    await recordConnectionTest(app, connection, {
+      ok: false,
+      error: errorText(error),
+      proofs: proofsOfFailure(error),
+    });
     return;
   }
   if ((await recordConnectionTest(app, connection, { ok: true, check })) === 'key_taken') {
@@ -117,7 +123,7 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: TAGS,
         summary: 'The company’s five channels: connected or not, and the last error',
         description:
-          'Administrators also see the provider ids and which secrets are stored (never their values); others the status only. Nothing is sent on a channel without a working connection: its lessons fail with the reason `channel_not_connected` (or `channel_connection_error`).',
+          'Administrators also see the provider ids and which secrets are stored (never their values); others the status only. Nothing is sent on a channel without a working connection: its lessons fail with the reason `channel_not_connected` (or `channel_connection_error`). `proofs` (administrators) lists what the last test proved of the path a lesson takes and what it could not; Google Chat is `awaiting_verification` until Chat’s first signed event for the chosen audience arrives.',
         response: { 200: ZChannelConnectionsResponseSchema },
       },
     },
@@ -287,6 +293,32 @@ export const channelConnectionsRoutes: FastifyPluginAsyncZod = async (app) => {
         .type('application/zip')
         .header('content-disposition', `attachment; filename="${TEAMS_APP_PACKAGE_FILE}"`)
         .send(zip);
+    },
+  );
+
+  app.post(
+    '/api/v1/channel-connections/whatsapp/templates',
+    {
+      schema: {
+        tags: TAGS,
+        summary:
+          '“Create missing templates”: WhatsApp’s message templates, at Meta (administrators)',
+        'x-errors': [409],
+        description:
+          'Creates through the Graph API (`POST /{waba-id}/message_templates`) every template of the setup guide that the WhatsApp Business Account lacks in its language (en, it, de: every language a learner may have), then tests the connection again. Answers per template and language: `created` with Meta’s status (PENDING while Meta reviews it), `exists` with its status, or `failed` with Meta’s message (e.g. a token without whatsapp_business_management).',
+        response: { 200: ZTemplateCreationResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = adminOf(request);
+      needsKey(app);
+      const connection = await loadConnection(app, user.company_uuid, 'whatsapp');
+      const create = CHANNELS.whatsapp.createTemplates;
+      if (!connection || !create) throw notFound(MESSAGES.connectionNotFound);
+      const created = await create(app.channelSettings, connection);
+      // The card's test then shows what Meta holds now: the new templates pending its review.
+      await testConnection(app, user.company_uuid, 'whatsapp');
+      return { data: created };
     },
   );
 
