@@ -648,6 +648,19 @@ describe('dataProvider: custom and actions', () => {
     ]);
   });
 
+  it('createActions: a learner’s conversation, a page of days of one course in a time zone', async () => {
+    const page = { courses: [], course: null, time_zone: 'Europe/Rome', days: [], earlier: null };
+    const { provider, requests } = setup({
+      'GET /api/v1/learners/l1/conversation': { data: page },
+    });
+    const actions = createActions(provider);
+    const query = { course: 'c1', before: '2026-11-20', days: 7, tz: 'America/New_York' };
+    expect(await actions.learnerConversation('l1', query)).toEqual(page);
+    expect(requests().map((call) => [call.method, call.path, call.options.query])).toEqual([
+      ['GET', '/api/v1/learners/l1/conversation', query],
+    ]);
+  });
+
   it('leaves failures to the caller with meta.errorFeedback "caller", but never the upgrade modal or a logout', async () => {
     const { provider, requests } = setup({
       [`POST ${COURSES}/c1/clone`]: { data: { uuid: 'c2' } },
