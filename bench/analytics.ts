@@ -65,7 +65,6 @@ const main = async () => {
     ['v1 distribution, 2 months', `${v1}/distribution?start_date=2026-10-01&end_date=2026-11-30`],
     ['v1 learners/{id}', `/api/v1/analytics/learners/${dataset.sampleLearnerUuid}`],
     ['v2 courses/{id}/questions', `${v2}/courses/${dataset.courseUuids[0]}/questions`],
-    ['v2 courses/{id}/learners', `${v2}/courses/${dataset.courseUuids[0]}/learners`],
   ];
 
   const rows: string[] = [];
