@@ -357,7 +357,9 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
           time: distribution.time,
           targetRetention: distribution.target_retention,
         };
-        repeats.push(...seedRepeats(repeatRandom, rows, settings, habit, nowMs));
+        // A repeat is a message to read and answer like a lesson: a dormant reader rarely does.
+        const repeatHabit = { ...habit, answer: habit.read * habit.answer };
+        repeats.push(...seedRepeats(repeatRandom, rows, settings, repeatHabit, nowMs));
       }
 
       const allSent = rows.length > 0 && rows.every((row) => row.status === 'sent');
