@@ -391,7 +391,9 @@ export const seedHistory = async (trx: Trx, now: Date): Promise<HistorySummary> 
           time: distribution.time,
           targetRetention: distribution.target_retention,
         };
-        repeats.push(...seedRepeats(repeatRandom, rows, settings, habit, nowMs));
+        // A repeat is a message to read and answer like a lesson: a dormant reader rarely does.
+        const repeatHabit = { ...habit, answer: habit.read * habit.answer };
+        repeats.push(...seedRepeats(repeatRandom, rows, settings, repeatHabit, nowMs));
       }
       const trainer = `${course.creator_first_name ?? ''} ${course.creator_last_name ?? ''}`.trim();
       pauseStory(rows, story, trainer || null, nowMs, storyEvent);

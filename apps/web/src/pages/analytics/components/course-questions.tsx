@@ -73,7 +73,7 @@ export const CourseQuestions = ({ courseUuid }: { courseUuid: string }) => {
         rowKey="day"
         size="small"
         loading={query.isLoading}
-        scroll={{ x: 720 }}
+        scroll={{ x: 600 }}
         dataSource={tried ? questions : []}
         locale={{ emptyText: t('analytics.questions.empty') }}
         pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}
@@ -94,7 +94,7 @@ export const CourseQuestions = ({ courseUuid }: { courseUuid: string }) => {
           {
             key: 'outcomes',
             title: t('analytics.questions.outcomes'),
-            width: 260,
+            width: 200,
             render: (_, question) =>
               question.questions_tried > 0 ? <OutcomeBar question={question} /> : '—',
           },
