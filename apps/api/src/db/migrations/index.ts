@@ -25,6 +25,7 @@ import * as answerFeedback from './0035_answer_feedback.ts';
 import * as reminderPolicy from './0036_reminder_policy.ts';
 import * as questionRepeats from './0037_question_repeats.ts';
 import * as whatsappName from './0039_whatsapp_name.ts';
+import * as testLessons from './0045_test_lessons.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0036_reminder_policy': reminderPolicy,
   '0037_question_repeats': questionRepeats,
   '0039_whatsapp_name': whatsappName,
+  '0045_test_lessons': testLessons,
 };
