@@ -24,6 +24,7 @@ import { ROUTES } from '../../config.ts';
 import { formatDate } from '../../lib/format.ts';
 import { reportFailure } from '../../lib/report-failure.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { TestLesson } from './components/test-lesson.tsx';
 import { SetupGuide } from './setup-guide.tsx';
 
 const STATUS_COLOR: Record<TChannelConnection['status'], string> = {
@@ -301,6 +302,7 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
         <SetupGuide channel={row.channel} open={row.status !== 'connected'} />
       )}
       {row.editable && <ConnectionForm row={row} onSaved={onSaved} />}
+      {row.editable && row.status === 'connected' && <TestLesson channel={row.channel} />}
     </Card>
   );
 };
