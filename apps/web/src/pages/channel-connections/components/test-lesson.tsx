@@ -9,7 +9,7 @@ import type { TChannelKey, TTestLesson, TTestLessonState } from '@ccp/schemas';
 import type { HttpError } from '@refinedev/core';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, Button, Form, Input, Space, Spin, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { formatDate } from '../../../lib/format.ts';
@@ -21,11 +21,14 @@ import { showFieldErrors } from '../../../lib/use-schema-form.ts';
 /** A test lesson still on its way to an answer. */
 const OPEN: readonly TTestLesson['status'][] = ['sending', 'sent', 'waiting'];
 
-/** Whether the page still asks for the answer: open, and sent (or checked again) a few minutes ago. */
+/** Until when the page asks for the answer: a few minutes after the send (or "Check again"); 0: not. */
+const pollingUntil = (last: TTestLesson | null | undefined, checkedAt: number) =>
+  last && OPEN.includes(last.status)
+    ? Math.max(Date.parse(last.sent_at), checkedAt) + TEST_LESSON_POLL_MS
+    : 0;
+
 const polling = (last: TTestLesson | null | undefined, checkedAt: number) =>
-  !!last &&
-  OPEN.includes(last.status) &&
-  Date.now() - Math.max(Date.parse(last.sent_at), checkedAt) < TEST_LESSON_POLL_MS;
+  Date.now() < pollingUntil(last, checkedAt);
 
 /** What became of the last test lesson: sent and waiting, failed with what to do, or answered. */
 const TestLessonStatus = ({
@@ -130,6 +133,15 @@ export const TestLesson = ({ channel }: { channel: TChannelKey }) => {
   const loaded = typeof result.data?.default_address === 'string' ? result.data : undefined;
   const last = loaded?.last ?? null;
   const contact = CHANNEL_CONTACT[channel];
+  // When the asking stops, the status says so ("Check again") without waiting for another render.
+  const [, setStopped] = useState(0);
+  const until = pollingUntil(last, checkedAt);
+  useEffect(() => {
+    const left = until - Date.now();
+    if (left <= 0) return undefined;
+    const timer = setTimeout(() => setStopped(Date.now()), left + 100);
+    return () => clearTimeout(timer);
+  }, [until]);
 
   const send = ({ address }: { address: string }) =>
     mutate(
