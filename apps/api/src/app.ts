@@ -53,6 +53,7 @@ import { termsRoutes } from './routes/api/terms/index.ts';
 import { importsRoutes } from './routes/api/imports/index.ts';
 import type { ImportsRoutesOptions } from './routes/api/imports/index.ts';
 import { outboxRoutes } from './routes/api/outbox/index.ts';
+import { testLessonsRoutes } from './routes/api/test-lessons/index.ts';
 import { webhooksRoutes } from './routes/api/webhooks/index.ts';
 import { coversRoutes } from './routes/covers.ts';
 import { createLocalFileStore } from './storage/index.ts';
@@ -262,6 +263,7 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
   await app.register(aiRoutes, { settings: options.ai });
   await app.register(analyticsRoutes);
   await app.register(channelConnectionsRoutes);
+  await app.register(testLessonsRoutes);
   await app.register(webhooksRoutes);
 
   // Last: the web app's SPA fallback answers only what no API route claims.

@@ -30,4 +30,5 @@ export * from './scores.ts';
 export * from './subscription.ts';
 export * from './team.ts';
 export * from './terms.ts';
+export * from './test-lessons.ts';
 export * from './time-zone.ts';

@@ -202,6 +202,8 @@ export const MESSAGES = {
     'The course is not running (paused, canceled or archived): resume it before resending its lessons.',
   webhookRetryLater: 'The message could not be handled completely now; send it again later.',
   slackInstallNeedsClient: 'Enter the Slack app\u2019s client id and client secret first.',
+  testLessonNeedsConnection:
+    'Connect this channel and make sure its test passes before you send yourself a test lesson.',
   slackInstallStateInvalid:
     'The Slack installation link has expired or was not made here: start again from the Channels page.',
   teamsPackageNeedsHttps:

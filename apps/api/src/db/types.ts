@@ -213,6 +213,7 @@ export type Database = {
   channel_inbound_messages: ChannelInboundMessagesTable;
   channel_messages: ChannelMessagesTable;
   google_chat_users: GoogleChatUsersTable;
+  channel_test_lessons: ChannelTestLessonsTable;
 };
 
 // Accounts and team (issue 17).
@@ -295,6 +296,29 @@ export type LearnerChannelIdentitiesTable = {
   address: string;
   provider_user_id: string;
   conversation_id: string | null;
+  last_inbound_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+/** A sample lesson an administrator sent to their own account on a channel (0045, issue 29). */
+export type ChannelTestLessonsTable = {
+  uuid: string;
+  company_uuid: string;
+  user_uuid: string;
+  channel: string;
+  address: string;
+  language: string;
+  status: 'sending' | 'sent' | 'waiting' | 'failed' | 'answered';
+  provider_user_id: string | null;
+  conversation_id: string | null;
+  provider_message_id: string | null;
+  pending: string | null;
+  failure_code: string | null;
+  failure_detail: string | null;
+  answer_index: number | null;
+  answer_correct: Bool | null;
+  answered_at: Timestamp | null;
+  feedback_status: 'sent' | 'failed' | null;
   last_inbound_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;

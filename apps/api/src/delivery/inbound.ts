@@ -12,6 +12,8 @@ import type { EnrolmentKeyword } from './keywords.ts';
 import { pauseRepository } from './pause.ts';
 import { OPEN_ANSWER_MAX, answerInputId, textInputId } from './render-common.ts';
 import { answerRepeat } from './repeats.ts';
+import { answerTestLesson, answerTestReply } from './test-lesson.ts';
+import type { TestAnswerDeps } from './test-lesson.ts';
 import type { DeliveryWake } from './wake.ts';
 
 // A learner's tap or reply, once a webhook verified it came from the provider: who tapped is
@@ -34,8 +36,11 @@ export type Inbound = {
   action: InboundAction;
 };
 
-/** What applying a learner's action needs; the wake, where a scheduler runs, sends feedback at once. */
-export type InboundDeps = DeliveryDeps & { deliveryWake?: DeliveryWake };
+/**
+ * What applying a learner's action needs; the wake, where a scheduler runs, sends feedback at
+ * once. A webhook's deps (the app) also carry what a test lesson's feedback goes through.
+ */
+export type InboundDeps = DeliveryDeps & { deliveryWake?: DeliveryWake } & TestAnswerDeps;
 
 /** `ignored`: nothing of ours to record (a choice without an answer, a message answering nothing). */
 export type InboundResult = 'recorded' | 'duplicate' | 'ignored';
@@ -232,6 +237,9 @@ export const claimInbound = async (
 
 /** Applies a verified inbound action; throws 403 when someone else than the learner acted. */
 export const applyInbound = async (deps: InboundDeps, inbound: Inbound): Promise<InboundResult> => {
+  // An administrator's answer to their own test lesson (issue 29) is no learner's.
+  const tested = await answerTestLesson(deps, inbound);
+  if (tested) return tested;
   const actor = await learnerOfProviderUser(
     deps,
     inbound.companyUuid,
@@ -363,6 +371,9 @@ export const applyReply = async (
     .where('provider_message_id', '=', inbound.providerMessageId)
     .executeTakeFirst();
   if (seen) return 'duplicate';
+  // "2" typed back to the administrator's test lesson they were just sent (issue 29).
+  const tested = await answerTestReply(deps, { ...inbound, text });
+  if (tested) return tested;
   const learner = await learnerOfProviderUser(
     deps,
     inbound.companyUuid,

@@ -1,21 +1,17 @@
-import { randomBytes } from 'node:crypto';
-
 import { afterAll, describe, expect, it } from 'vitest';
 
 import type { TChannelKey } from '@ccp/schemas';
 
-import { startFakeProviders } from '../fakes/providers.ts';
-import { DAY1, START, WEBHOOK } from '../fixtures/channels.ts';
+import { DAY1, START, WEBHOOK, providersWorld, putConnection } from '../fixtures/channels.ts';
 import {
   authHeaders,
-  createWorld,
   deliveriesOf,
   enrolmentsOf,
   learnersList,
   publishCourse,
   tickThroughProviders,
 } from '../fixtures/delivery.ts';
-import { buildTestApp, call } from '../helper.ts';
+import { call } from '../helper.ts';
 
 // Issue 25's "Done when", as one administrator lives it: the five providers' fakes connected the
 // way the Channels page connects them (its PUT, the fields it asks for), one course with the
@@ -30,48 +26,8 @@ const PHONE = '+393331234567';
 const later = (minutes: number) => new Date(Date.parse(DAY1) + minutes * 60_000).toISOString();
 
 describe('one course on all five channels, connected only through the Channels page', async () => {
-  const fakes = await startFakeProviders();
+  const { fakes, app, world, now, nowSeconds, post } = await providersWorld(PUBLIC_URL);
   afterAll(() => fakes.close());
-  const app = await buildTestApp({
-    secretsKey: randomBytes(32).toString('base64'),
-    channels: {
-      slack: { apiUrl: fakes.slack.apiUrl },
-      webex: { apiUrl: fakes.webex.apiUrl, publicUrl: PUBLIC_URL },
-      whatsapp: { apiUrl: fakes.whatsapp.apiUrl },
-      teams: {
-        tokenUrl: fakes.teams.tokenUrl,
-        openIdMetadataUrl: fakes.teams.openIdMetadataUrl,
-      },
-      googleChat: {
-        apiUrl: fakes.googleChat.apiUrl,
-        tokenUrl: fakes.googleChat.tokenUrl,
-        jwksUrl: fakes.googleChat.jwksUrl,
-        oidcJwksUrl: fakes.googleChat.oidcJwksUrl,
-        publicUrl: PUBLIC_URL,
-      },
-    },
-  });
-  const world = await createWorld(app);
-  app.testClock.set(START);
-  const now = () => app.testClock.now();
-  const nowSeconds = () => Math.floor(now().getTime() / 1000);
-  const post = async (
-    channel: TChannelKey,
-    request:
-      | { body: string; headers: Record<string, string> }
-      | Promise<{
-          body: string;
-          headers: Record<string, string>;
-        }>,
-  ) => {
-    const { body, headers } = await request;
-    return call(app, {
-      method: 'POST',
-      url: `/api/v1/webhooks/${WEBHOOK[channel]}`,
-      headers,
-      payload: body,
-    });
-  };
 
   /** A learner per channel, and a second Slack learner not yet in the workspace. */
   const setUp = async () => {
@@ -91,12 +47,7 @@ describe('one course on all five channels, connected only through the Channels p
   it('connects each provider, reaches a learner on every channel with the opt-in, takes every answer back, and resends a failure', async () => {
     // 1. The Channels page: each provider's form, each connection proven by its provider.
     for (const channel of CHANNELS) {
-      const response = await call(app, {
-        method: 'PUT',
-        url: `/api/v1/channel-connections/${channel}`,
-        headers: await authHeaders(app, world),
-        payload: { fields: fakes.fields[channel] },
-      });
+      const response = await putConnection(app, world, channel, fakes.fields[channel]!);
       // Google Chat's audience waits for Chat's first signed event (the learner adding the app).
       expect({ channel, status: response.json.data?.status }).toEqual({
         channel,

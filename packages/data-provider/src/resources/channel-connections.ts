@@ -50,6 +50,18 @@ export const channelConnectionActionRequests = {
       url: `${CHANNEL_CONNECTIONS_PATH}/whatsapp/templates`,
       method: 'post',
     }) satisfies ActionRequest,
+  /** The administrator's last test lesson on the channel (to poll) and the contact to prefill. */
+  testLessonState: (channel: string) =>
+    ({
+      url: `${CHANNEL_CONNECTIONS_PATH}/${encodeURIComponent(channel)}/test-lesson`,
+      method: 'get',
+    }) satisfies ActionRequest,
+  /** Sends the administrator the sample lesson, `{ address }`; answers the test lesson. */
+  sendTestLesson: (channel: string) =>
+    ({
+      url: `${CHANNEL_CONNECTIONS_PATH}/${encodeURIComponent(channel)}/test-lesson`,
+      method: 'post',
+    }) satisfies ActionRequest,
   /** No payload (the redirect URL is the server's CCP_PUBLIC_URL); answers `{ url }` of Slack's authorize page. */
   installSlack: () =>
     ({ url: `${CHANNEL_CONNECTIONS_PATH}/slack/install`, method: 'post' }) satisfies ActionRequest,

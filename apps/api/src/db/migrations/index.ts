@@ -27,6 +27,7 @@ import * as questionRepeats from './0037_question_repeats.ts';
 import * as whatsappName from './0039_whatsapp_name.ts';
 import * as retention from './0040_retention.ts';
 import * as connectionProofs from './0044_connection_proofs.ts';
+import * as testLessons from './0045_test_lessons.ts';
 import * as claimNotCounted from './0046_claim_not_counted.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
@@ -58,5 +59,6 @@ export const migrations: Record<string, Migration> = {
   '0039_whatsapp_name': whatsappName,
   '0040_retention': retention,
   '0044_connection_proofs': connectionProofs,
+  '0045_test_lessons': testLessons,
   '0046_claim_not_counted': claimNotCounted,
 };

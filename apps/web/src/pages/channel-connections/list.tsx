@@ -24,6 +24,7 @@ import { ROUTES } from '../../config.ts';
 import { formatDate } from '../../lib/format.ts';
 import { reportFailure } from '../../lib/report-failure.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { TestLesson } from './components/test-lesson.tsx';
 import { ConnectionProofs } from './connection-proofs.tsx';
 import { SetupGuide } from './setup-guide.tsx';
 
@@ -315,6 +316,7 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
         />
       )}
       {row.editable && <ConnectionForm row={row} onSaved={onSaved} />}
+      {row.editable && row.status === 'connected' && <TestLesson channel={row.channel} />}
     </Card>
   );
 };

@@ -17,6 +17,7 @@ import { learnerOfProviderUser, touchInbound } from '../../identities.ts';
 import { enrolmentKeyword, normalizeWord, wordsOf } from '../../keywords.ts';
 import { applyInbound, applyReply, claimInbound, parseAction } from '../../inbound.ts';
 import type { InboundAction, InboundResult } from '../../inbound.ts';
+import { startTestLesson } from '../../test-lesson.ts';
 import {
   WHATSAPP_FAILURE_CODES,
   classifyWhatsAppError,
@@ -444,7 +445,19 @@ export const handleWhatsAppMessage = async (
   };
   if (message.payload !== null) {
     const start = parseStart(message.payload);
-    if (start?.deliveryUuid) return startLesson(deps, connection, message, start.deliveryUuid);
+    if (start?.deliveryUuid) {
+      // An administrator's test lesson (issue 29) that went as the template: its question follows.
+      const tested = await startTestLesson(
+        deps,
+        { ...inbound, testLessonUuid: start.deliveryUuid },
+        {
+          send: (payload) =>
+            sendWhatsAppMessage(deps.channelSettings.whatsapp, connection, payload),
+          classifyError: classifyWhatsAppError,
+        },
+      );
+      return tested ?? startLesson(deps, connection, message, start.deliveryUuid);
+    }
     if (start) return startFromNotice(deps, connection, message);
     const action = parseAction(message.payload);
     if (action) return settled(applyInbound(deps, { ...inbound, action }));
@@ -455,7 +468,12 @@ export const handleWhatsAppMessage = async (
     'whatsapp',
     message.from,
   );
-  if (!learner) return 'ignored';
+  // Not a learner: perhaps an administrator typing the answer to their test lesson (issue 29).
+  if (!learner) {
+    return message.text !== null
+      ? settled(applyReply(deps, { ...inbound, text: message.text }))
+      : 'ignored';
+  }
   const pending = await pendingLesson(deps, connection.companyUuid, learner);
   let answered: InboundResult | null = null;
   if (message.text !== null) {
