@@ -7,6 +7,7 @@ import {
   loadAverage,
   npmStartArgs,
   procStatusMb,
+  serverNodeVersion,
   sleep,
   startServer,
 } from './lib/server.ts';
@@ -15,7 +16,8 @@ import {
 // first healthy answer, and its resident memory once idle, on a database with the demo already
 // seeded. Targets: health ≤ 2 s, idle RSS ≤ 120 MB. The server runs exactly as `npm start` runs
 // it (the node flags are read from the root package.json's start script).
-// Run: npx tsx bench/start.ts  (BENCH_RUNS=5 starts, BENCH_IDLE_SECONDS=10 before reading RSS).
+// Run: npx tsx bench/start.ts  (BENCH_RUNS=5 starts, BENCH_IDLE_SECONDS=10 before reading RSS;
+// BENCH_NODE=/path/to/node runs the server on another Node, e.g. 22 or 24 from the registry).
 
 const TARGET_HEALTH_MS = 2_000;
 const TARGET_RSS_MB = 120;
@@ -67,7 +69,7 @@ const main = async () => {
     process.stdout.write(
       [
         '',
-        `node ${process.version}, ${cpus().length} cores, ${npmStartArgs().join(' ')}`,
+        `server on node ${serverNodeVersion()}, ${cpus().length} cores, ${npmStartArgs().join(' ')}`,
         `health after start: median ${health.toFixed(0)} ms (target ≤ ${TARGET_HEALTH_MS}) ${health <= TARGET_HEALTH_MS ? 'OK' : 'OVER'}`,
         `idle RSS after ${IDLE_SECONDS} s: median ${rss.toFixed(1)} MB (target ≤ ${TARGET_RSS_MB}) ${rss <= TARGET_RSS_MB ? 'OK' : 'OVER'}`,
         `load average before ${loadBefore}, after ${loadAverage()}`,

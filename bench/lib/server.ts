@@ -77,11 +77,21 @@ export type StartedServer = {
   stop: () => Promise<void>;
 };
 
+/**
+ * The Node binary the server runs on: BENCH_NODE (e.g. a node@22 from the registry, to compare
+ * Node versions with one bench), else the bench's own.
+ */
+export const serverNode = (): string => process.env.BENCH_NODE || process.execPath;
+
+/** `node --version` of the server's binary. */
+export const serverNodeVersion = (): string =>
+  spawnSync(serverNode(), ['--version'], { encoding: 'utf8' }).stdout.trim();
+
 /** Spawns the compiled server as `npm start` runs it and waits for its health answer. */
 export const startServer = async (env: NodeJS.ProcessEnv): Promise<StartedServer> => {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, npmStartArgs(), {
+  const child = spawn(serverNode(), npmStartArgs(), {
     cwd: REPO,
     env: {
       ...process.env,

@@ -3,7 +3,7 @@ import { LOOPBACK_HOSTS, loadConfig } from './config.ts';
 import { startScheduler } from './delivery/scheduler.ts';
 import { schedulePurge } from './jobs/purge.ts';
 import { startJobRunner } from './jobs/runner.ts';
-import { isEmptyDatabase, seedDemo } from './seed/demo.ts';
+import { isEmptyDatabase } from './seed/empty-database.ts';
 import { openFileStore } from './storage/index.ts';
 
 /** How long a stop may take after SIGTERM before the process exits anyway. */
@@ -33,7 +33,10 @@ const main = async () => {
     channels: config.channels,
   });
 
+  // The demo's content (courses in three languages) loads only to seed an empty database: a
+  // server that starts again does not keep it in memory (issue 32, idle RSS).
   if (config.seed === 'demo' && (await isEmptyDatabase(app.db))) {
+    const { seedDemo } = await import('./seed/demo.ts');
     const summary = await seedDemo(app.db, {
       totpSecret: config.demoTotpSecret,
       now: app.clock.now(),

@@ -1,4 +1,6 @@
-import sanitize from 'sanitize-html';
+import type sanitize from 'sanitize-html';
+
+import { sanitizeHtmlLibrary } from './sanitize-html.ts';
 
 // The one allow-list for HTML the product stores (lesson `topic_content`), whatever wrote it: a
 // creator's save, the AI transformer or translator, a clone. Formatting tags only; a link keeps an
@@ -55,4 +57,4 @@ const OPTIONS: sanitize.IOptions = {
 };
 
 /** Lesson HTML reduced to the allow-list; idempotent, so sanitising twice changes nothing. */
-export const sanitizeHtml = (input: string): string => sanitize(input, OPTIONS).trim();
+export const sanitizeHtml = (input: string): string => sanitizeHtmlLibrary()(input, OPTIONS).trim();

@@ -1,4 +1,6 @@
-import sanitize from 'sanitize-html';
+import type sanitize from 'sanitize-html';
+
+import { sanitizeHtmlLibrary } from './sanitize-html.ts';
 
 // SVG covers are kept as SVG but rebuilt from an allow-list (issue 11 §9: a stored SVG kept its
 // <script>; the sandboxing CSP stopped it, but a file saved or opened elsewhere would not be).
@@ -137,7 +139,7 @@ export const sanitizeSvg = (bytes: Uint8Array): Buffer | null => {
   const text = Buffer.from(bytes)
     .toString('utf8')
     .replace(/<!DOCTYPE[^[>]*(?:\[[\s\S]*?\])?\s*>/gi, '');
-  const clean = sanitize(text, OPTIONS);
+  const clean = sanitizeHtmlLibrary()(text, OPTIONS);
   const root = clean.indexOf('<svg');
   return root < 0 ? null : Buffer.from(clean.slice(root).trim(), 'utf8');
 };

@@ -567,6 +567,4 @@ export const seedDemo = async (db: Db, options: SeedOptions): Promise<SeedSummar
   };
 };
 
-/** True when no company exists yet. */
-export const isEmptyDatabase = async (db: Db): Promise<boolean> =>
-  (await db.selectFrom('companies').select('uuid').limit(1).executeTakeFirst()) === undefined;
+export { isEmptyDatabase } from './empty-database.ts';
