@@ -4,11 +4,13 @@ import { expect, test } from '../../fixtures/test.ts';
 import { ACCOUNTS, DEMO_TOTP_SECRET } from '../../helpers/accounts.ts';
 import { localStorageItem } from '../../helpers/storage.ts';
 import { withFreshCode } from '../../helpers/totp.ts';
+import { AppFrame } from '../../pom/app-frame.ts';
+import { LoginPage } from '../../pom/login-page.ts';
 import { SESSION_FLAG_STORAGE_KEY, refreshCookieOf } from '../../requests/auth.ts';
 
 test.use({ account: 'creator', freshSession: true });
 
-test('log out: back to /login, the cookie gone and the session revoked, Back does not show the dashboard', async ({
+test('log out: back to /login in this tab and the other, the cookie gone and the session revoked, Back does not show the dashboard', async ({
   page,
   context,
   appFrame,
@@ -24,10 +26,22 @@ test('log out: back to /login, the cookie gone and the session revoked, Back doe
   await expect(page.getByRole('heading', { name: 'Welcome, Chiara!', level: 1 })).toBeVisible();
   const { data } = (await (await resumed).json()) as { data: { access_token: string } };
   expect(await refreshCookieOf(context)).not.toBeNull();
+  // A second tab of the same browser, signed in by the same cookie.
+  const other = await context.newPage();
+  await other.goto('/learners');
+  await expect(new AppFrame(other).nav).toBeVisible();
 
+  // The user works in one tab at a time: a tab in the background may wait for the screen.
+  await page.bringToFront();
   await appFrame.logOut.click();
   await expect(page).toHaveURL('/login');
   await expect(loginPage.email).toBeVisible();
+  // The other tab heard the flag go and left, remembering where it was.
+  await other.bringToFront();
+  await expect(other).toHaveURL('/login?to=%2Flearners');
+  await expect(new LoginPage(other).email).toBeVisible();
+  await other.close();
+  await page.bringToFront();
   expect(await refreshCookieOf(context)).toBeNull();
   expect(await localStorageItem(page, SESSION_FLAG_STORAGE_KEY)).toBeNull();
   const me = await page.request.get('/api/v1/users/me', {

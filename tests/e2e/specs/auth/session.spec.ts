@@ -3,7 +3,6 @@ import type { Page } from '@playwright/test';
 
 import { expect, test } from '../../fixtures/test.ts';
 import { localStorageItem, tokenLikeStorage } from '../../helpers/storage.ts';
-import { LoginPage } from '../../pom/login-page.ts';
 import { LEGACY_TOKENS_STORAGE_KEY, SESSION_FLAG_STORAGE_KEY } from '../../requests/auth.ts';
 
 // Issue 30: the web app keeps its access token in memory and its refresh token in an HttpOnly
@@ -50,30 +49,6 @@ test.describe('signed in', () => {
     // One cookie, rotated in place by each load (never a second one beside a spent one).
     const cookies = (await context.cookies()).filter(({ name }) => name === REFRESH_COOKIE_NAME);
     expect(cookies).toEqual([expect.objectContaining({ httpOnly: true, sameSite: 'Strict' })]);
-  });
-});
-
-test.describe('two tabs', () => {
-  test.use({ account: 'creator', freshSession: true });
-
-  test('logging out in one tab signs the other out too', async ({ page, context, appFrame }) => {
-    await appFrame.goto('/dashboard');
-    const other = await context.newPage();
-    await other.goto('/learners');
-    await expect(other.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
-
-    // The user works in one tab at a time: a tab in the background may wait for the screen.
-    await page.bringToFront();
-    await appFrame.logOut.click();
-    await expect(page).toHaveURL('/login');
-    // The other tab heard the flag go and left, remembering where it was.
-    await other.bringToFront();
-    await expect(other).toHaveURL('/login?to=%2Flearners');
-    await expect(new LoginPage(other).email).toBeVisible();
-
-    await other.reload();
-    await expect(new LoginPage(other).email).toBeVisible();
-    await expect(other.getByRole('navigation', { name: 'Main navigation' })).toBeHidden();
   });
 });
 
