@@ -31,7 +31,7 @@ export const createProviders = () => {
     tokens: flaggedTokenStore(memoryTokenStore(), flag),
     refreshCookie: true,
     // Tabs share the refresh cookie, which works once: one refreshes at a time (the Web Locks
-    // API), so each presents the cookie the previous one was answered.
+    // API), so each presents the cookie the previous refresh set.
     refreshLock: <T>(task: () => Promise<T>): Promise<T> =>
       'locks' in navigator ? (navigator.locks.request('ccp.refresh', task) as Promise<T>) : task(),
     // The API answers its messages in the language shown, read on every request.
