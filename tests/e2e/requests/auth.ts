@@ -135,12 +135,15 @@ export const apiSignOut = async (request: APIRequestContext, accessToken: string
   });
 };
 
-/** Ends a browser's sign-in from its refresh cookie (one already ended or spent is fine). */
+/**
+ * Ends a browser's sign-in from its refresh cookie: one already ended or spent is fine, and so is
+ * a server already stopped (the AI specs' own may stop before the worker's sign-ins are ended).
+ */
 export const apiSignOutBrowser = async (request: APIRequestContext, refreshToken: string) => {
-  const response = await request.post(REFRESH_COOKIE_PATH, {
-    data: { refresh_token: refreshToken, platform: PLATFORM },
-  });
-  if (!response.ok()) return;
+  const response = await request
+    .post(REFRESH_COOKIE_PATH, { data: { refresh_token: refreshToken, platform: PLATFORM } })
+    .catch(() => null);
+  if (!response?.ok()) return;
   const { data } = (await response.json()) as { data: TTokenData };
   await apiSignOut(request, data.access_token);
 };
