@@ -9,7 +9,7 @@ import { build } from 'vite';
 import { createManualClock } from '../apps/api/src/lib/clock.ts';
 import { issueTokenPair } from '../apps/api/src/lib/tokens.ts';
 import { BENCH_NOW, buildDataset } from './lib/dataset.ts';
-import { REPO, cleanOut, kb, launchChromium, median, serve } from './lib/pages.ts';
+import { REPO, cleanOut, kb, launchChromium, median, serve, signedInStorage } from './lib/pages.ts';
 
 // /insights on the analytics bench's data (issue 15): 100 000 learners, a delivered course they
 // all took and an active course with 10 000 of them, two weeks in. Cold loads of
@@ -46,13 +46,11 @@ const PROBE = `(() => {
   requestAnimationFrame(probe);
 })();`;
 
-type TStorage = { name: string; value: string }[];
-
-const contextWith = (browser: Browser, origin: string, storage: TStorage) =>
+const contextWith = (browser: Browser, origin: string, refreshToken: string) =>
   browser.newContext({
     locale: 'en-GB',
     viewport: { width: 1366, height: 900 },
-    storageState: { cookies: [], origins: [{ origin, localStorage: storage }] },
+    storageState: signedInStorage(origin, refreshToken),
   });
 
 const scriptsOf = (page: Page) => {
@@ -121,12 +119,15 @@ const main = async () => {
     dataDir: dataset.dataDir,
     clock,
   });
-  const tokens = await issueTokenPair(
-    { db: web.app.db, clock, settings: web.app.authSettings },
-    dataset.userUuid,
-    'full',
-  );
-  const storage: TStorage = [{ name: 'ccp.tokens', value: JSON.stringify(tokens) }];
+  // A sign-in per browser context: each load spends its refresh cookie.
+  const signIn = async () =>
+    (
+      await issueTokenPair(
+        { db: web.app.db, clock, settings: web.app.authSettings },
+        dataset.userUuid,
+        'full',
+      )
+    ).refresh_token;
 
   const manifest = JSON.parse(
     readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8'),
@@ -139,7 +140,7 @@ const main = async () => {
   const browser = await launchChromium();
   try {
     const load = async () => {
-      const context = await contextWith(browser, web.url, storage);
+      const context = await contextWith(browser, web.url, await signIn());
       try {
         const page = await context.newPage();
         await page.addInitScript(PROBE);
@@ -168,7 +169,7 @@ const main = async () => {
     // Every other route, cold: none may fetch the charts chunk.
     const leaks: string[] = [];
     for (const route of OTHER_ROUTES) {
-      const context = await contextWith(browser, web.url, storage);
+      const context = await contextWith(browser, web.url, await signIn());
       const page = await context.newPage();
       const scripts = scriptsOf(page);
       await page.goto(`${web.url}${route}`);

@@ -8,7 +8,7 @@ import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
 
 import { DEMO_PASSWORD, seedDemo } from '../apps/api/src/seed/demo.ts';
-import { REPO, kb, launchChromium, median, serve } from './lib/pages.ts';
+import { REPO, kb, launchChromium, median, serve, signedInStorage } from './lib/pages.ts';
 
 // The course wizard's cost (issue 13): a 30-day course in 3 languages with 11 answers per
 // assessment, opened in the Content step of the built app (apps/web/dist; `npm run build -w
@@ -186,24 +186,7 @@ try {
     baseURL: server.url,
     locale: 'en-GB',
     viewport: { width: 1366, height: 900 },
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: server.url,
-          localStorage: [
-            {
-              name: 'ccp.tokens',
-              value: JSON.stringify({
-                access_token: tokens.access_token,
-                refresh_token: tokens.refresh_token,
-                expires_at: Date.now() + tokens.expires_in * 1000,
-              }),
-            },
-          ],
-        },
-      ],
-    },
+    storageState: signedInStorage(server.url, tokens.refresh_token),
   });
   const page = await context.newPage();
   // tsx compiles with esbuild's keepNames: functions sent to the page call its __name helper.

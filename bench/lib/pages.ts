@@ -9,6 +9,8 @@ import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 
+import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '@ccp/schemas';
+
 import { buildApp } from '../../apps/api/src/app.ts';
 import type { AppOptions } from '../../apps/api/src/app.ts';
 
@@ -116,6 +118,27 @@ export const serve = async (webDist: string, options: Partial<AppOptions> = {}) 
     },
   };
 };
+
+/**
+ * A browser signed in as the web app leaves it (issue 30): the refresh token in the server's
+ * HttpOnly cookie and the "maybe signed in" flag. The app's first load trades the cookie for an
+ * access token (part of a signed-in load's cost) and spends it: one sign-in per context.
+ */
+export const signedInStorage = (origin: string, refreshToken: string) => ({
+  cookies: [
+    {
+      name: REFRESH_COOKIE_NAME,
+      value: refreshToken,
+      domain: new URL(origin).hostname,
+      path: REFRESH_COOKIE_PATH,
+      expires: -1,
+      httpOnly: true,
+      secure: false,
+      sameSite: 'Strict' as const,
+    },
+  ],
+  origins: [{ origin, localStorage: [{ name: 'ccp.signed-in', value: '1' }] }],
+});
 
 // Runs in the page from its first script on: the time (since navigation start) of the first
 // frame where the "E-mail" field is visible as Playwright means it (a box, not visibility:hidden).

@@ -10,8 +10,15 @@ export const LINKS = {
   marketingSite: env.VITE_MARKETING_SITE_URL ?? 'https://ccp.example',
 } as const;
 
-/** Where the tokens live in localStorage (read without loading the client, see providers/lazy.ts). */
-export const TOKENS_STORAGE_KEY = 'ccp.tokens';
+/**
+ * "Maybe signed in" (`'1'`), in localStorage: no secret, it only decides whether a page load asks
+ * the refresh cookie for a session before showing /login (providers/session-flag.ts). The tokens
+ * themselves are never in Web Storage: the access token in memory, the refresh token in an
+ * HttpOnly cookie (issue 30).
+ */
+export const SESSION_FLAG_STORAGE_KEY = 'ccp.signed-in';
+/** Where versions before issue 30 kept both tokens: removed on start, never read. */
+export const LEGACY_TOKENS_STORAGE_KEY = 'ccp.tokens';
 export const LANGUAGE_STORAGE_KEY = 'ccp.language';
 /** The first-time 2FA setup in progress, in sessionStorage (read without loading the client). */
 export const PENDING_SETUP_STORAGE_KEY = 'ccp.pending-setup';

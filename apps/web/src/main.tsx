@@ -6,8 +6,12 @@ import { ROUTES } from './config.ts';
 import { initI18n, loadAllTexts } from './i18n.ts';
 import { safeReturnPath } from './lib/guards.ts';
 import { preloadFor } from './pages/loaders.ts';
-import { hasStoredTokens, loadProviders } from './providers/lazy.ts';
+import { loadProviders, maybeSignedIn } from './providers/lazy.ts';
+import { forgetLegacyTokens } from './providers/session-flag.ts';
 import './styles.css';
+
+// Before anything reads storage: the tokens older versions kept in localStorage go, unused.
+forgetLegacyTokens();
 
 const element = document.getElementById('root');
 if (!element) throw new Error('The page has no #root element.');
@@ -18,7 +22,7 @@ const loadApp = () => import('./App.tsx');
 
 const startApp = async () => {
   // A failed chunk load (a new deployment, a dropped connection) starts over with a full load;
-  // the tokens are stored by then, so the page opens signed in.
+  // the session is in the cookie by then, so the page opens signed in.
   const [{ App }] = await Promise.all([loadApp(), loadAllTexts()]).catch((error: unknown) => {
     window.location.reload();
     throw error;
@@ -42,14 +46,15 @@ const prepareSignedIn = () => {
 
 // Most visits start signed out on /login: that screen shows with React and i18next alone, and
 // hands the page to the app once signed in. Any other address starts the app at once, with its
-// first page loading alongside the entry and the texts of the chosen language.
-const signedIn = hasStoredTokens();
+// first page loading alongside the entry and the texts of the chosen language. "Signed in" is the
+// flag: the app resumes the cookie's session before its guards decide (providers/create.ts).
+const signedIn = maybeSignedIn();
 const signInFirst = window.location.pathname === ROUTES.login && !signedIn;
 if (!signInFirst) {
   preloadFor(window.location.pathname, signedIn);
   void loadApp();
-  // Signed in, the first thing the app asks is who the user is: the client loads alongside the
-  // app instead of after its first render.
+  // Signed in, the first things the app needs are an access token and who the user is: the
+  // client loads alongside the app and asks for them instead of after its first render.
   if (signedIn) loadProviders().catch(() => undefined);
 }
 

@@ -2,7 +2,8 @@ import { CSRF_HEADER, MESSAGES, PLATFORM, REFRESH_COOKIE_HEADER } from '@ccp/sch
 import { describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from './api-error.ts';
-import { REFRESH_PATH, createHttpClient } from './http-client.ts';
+import { signOut } from './auth-api.ts';
+import { LOGOUT_PATH, REFRESH_PATH, createHttpClient } from './http-client.ts';
 import type { ClientEvents } from './http-client.ts';
 import { memoryTokenStore } from './token-store.ts';
 
@@ -243,19 +244,38 @@ describe('timeouts and retries (the CLI’s --timeout)', () => {
 });
 
 describe('the refresh token in the browser’s cookie (issue 30)', () => {
-  /** A fake server whose refresh call answers only with the CSRF header and no body token. */
-  const cookieServer = () => {
-    const sent: { path: string; headers: Record<string, string>; body: unknown }[] = [];
+  /**
+   * A fake server whose refresh call answers only with the CSRF header and no body token; without
+   * a cookie (`cookie: false`) it answers as the API does when neither token is there.
+   */
+  const cookieServer = ({ cookie = true } = {}) => {
+    const sent: {
+      path: string;
+      headers: Record<string, string>;
+      body: unknown;
+      keepalive?: boolean;
+    }[] = [];
     let issued = 0;
     const fetch: typeof globalThis.fetch = (input, init) => {
       const path = new URL(input instanceof Request ? input.url : input.toString()).pathname;
       const headers = { ...(init?.headers as Record<string, string>) };
       const body = init?.body ? (JSON.parse(init.body as string) as unknown) : undefined;
-      sent.push({ path, headers, body });
+      sent.push({ path, headers, body, ...(init?.keepalive ? { keepalive: true } : {}) });
       if (path === REFRESH_PATH) {
         if (headers[CSRF_HEADER] !== '1') {
           return Promise.resolve(
             json(403, { error: { code: 'FORBIDDEN', message: MESSAGES.csrfHeaderMissing } }),
+          );
+        }
+        if (!cookie) {
+          return Promise.resolve(
+            json(422, {
+              error: {
+                code: 'VALIDATION_FAILED',
+                message: MESSAGES.invalidDataNoInfo,
+                errors: { refresh_token: [MESSAGES.required] },
+              },
+            }),
           );
         }
         issued += 1;
@@ -286,6 +306,8 @@ describe('the refresh token in the browser’s cookie (issue 30)', () => {
     const refreshCall = server.sent.find((call) => call.path === REFRESH_PATH)!;
     expect(refreshCall.headers).toMatchObject({ [CSRF_HEADER]: '1', [REFRESH_COOKIE_HEADER]: '1' });
     expect(refreshCall.body).toEqual({ platform: PLATFORM });
+    // A reload during the refresh does not lose the rotated cookie (the browser keeps the request).
+    expect(refreshCall.keepalive).toBe(true);
     // Only the access token is held: nothing a script could take for a month.
     expect(tokens.get()).toEqual({ access_token: 'access-1', refresh_token: '' });
     // Concurrent expired calls share one refresh.
@@ -318,5 +340,58 @@ describe('the refresh token in the browser’s cookie (issue 30)', () => {
     expect(last.body).toEqual({ refresh_token: 'refresh-1', platform: PLATFORM });
     expect(last.headers[CSRF_HEADER]).toBeUndefined();
     expect(last.headers[REFRESH_COOKIE_HEADER]).toBeUndefined();
+  });
+
+  it('signs out after a long pause: the expired access token is refreshed from the cookie first, so the server clears the cookie', async () => {
+    const server = cookieServer();
+    const events = { toast: vi.fn(), errorModal: vi.fn(), logout: vi.fn() };
+    const tokens = memoryTokenStore({ access_token: 'expired', refresh_token: '' });
+    const client = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens,
+      events,
+      fetch: server.fetch,
+      refreshCookie: true,
+    });
+    await signOut(client);
+    expect(server.sent.map((call) => call.path)).toEqual([LOGOUT_PATH, REFRESH_PATH, LOGOUT_PATH]);
+    expect(server.sent.at(-1)!.headers.authorization).toBe('Bearer access-1');
+    expect(tokens.get()).toBeNull();
+    expect(events.logout).not.toHaveBeenCalled();
+  });
+
+  it('a sign-out whose cookie is gone already ends quietly, signed out', async () => {
+    const server = cookieServer({ cookie: false });
+    const events = { toast: vi.fn(), errorModal: vi.fn(), logout: vi.fn() };
+    const tokens = memoryTokenStore({ access_token: 'expired', refresh_token: '' });
+    const client = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens,
+      events,
+      fetch: server.fetch,
+      refreshCookie: true,
+    });
+    await signOut(client);
+    expect(server.sent.map((call) => call.path)).toEqual([LOGOUT_PATH, REFRESH_PATH]);
+    expect(tokens.get()).toBeNull();
+    expect(events.errorModal).not.toHaveBeenCalled();
+    expect(events.toast).not.toHaveBeenCalled();
+    expect(events.logout).not.toHaveBeenCalled();
+  });
+
+  it('a call with no session at all (no token held, no cookie) ends as a sign-out, not as invalid data', async () => {
+    const server = cookieServer({ cookie: false });
+    const events = { toast: vi.fn(), errorModal: vi.fn(), logout: vi.fn() };
+    const client = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens: memoryTokenStore(),
+      events,
+      fetch: server.fetch,
+      refreshCookie: true,
+    });
+    const error = await failureOf(client.get('/api/v1/learners'));
+    expect(error).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    expect(events.logout).toHaveBeenCalledTimes(1);
+    expect(events.errorModal).not.toHaveBeenCalled();
   });
 });

@@ -280,6 +280,9 @@ export const createHttpClient = ({
           signal,
           // Node's fetch needs this for a stream body (a no-op for other bodies and in browsers).
           ...(options.raw ? { duplex: 'half' } : {}),
+          // A reload while the cookie refresh is on its way must not drop its answer: the server
+          // has spent the old cookie, and the browser presenting it again revokes the session.
+          ...(refreshCookie && path === REFRESH_PATH ? { keepalive: true } : {}),
         });
       } catch (cause) {
         if (timer?.aborted || isTimeout(signal?.reason) || isTimeout(cause)) {
@@ -307,7 +310,19 @@ export const createHttpClient = ({
       ? { refresh_token: current.refresh_token, platform }
       : { platform };
     const response = await send('POST', REFRESH_PATH, { body }, null);
-    if (!response.ok) throw await errorFromResponse(response);
+    if (!response.ok) {
+      const error = await errorFromResponse(response);
+      // Without a cookie the server finds no refresh token at all (422, a missing field): in
+      // cookie mode that is nobody signed in, which ends as a sign-out, not as invalid data.
+      if (refreshCookie && !current?.refresh_token && error.status === 422) {
+        throw new ApiError({
+          status: 401,
+          code: 'UNAUTHENTICATED',
+          message: MESSAGES.unauthenticated,
+        });
+      }
+      throw error;
+    }
     const { data } = (await response.json()) as {
       data: { access_token: string; refresh_token: string; expires_in?: number };
     };
@@ -359,8 +374,10 @@ export const createHttpClient = ({
     try {
       const firstBearer = bearerFor();
       response = await send(method, path, options, firstBearer);
-      // An expired access token: refresh once (shared by concurrent calls) and retry once.
-      if (response.status === 401 && role === 'other' && useAuth && !options.bearer) {
+      // An expired access token: refresh once (shared by concurrent calls) and retry once. In
+      // cookie mode a sign-out does too: only its answer clears the cookie the script cannot.
+      const refreshes = role === 'other' || (role === 'logout' && refreshCookie);
+      if (response.status === 401 && refreshes && useAuth && !options.bearer) {
         // Skip the refresh when another call already rotated the tokens while this one was in flight.
         const rotatedMeanwhile =
           refreshing === null && (tokens.get()?.access_token ?? null) !== firstBearer;
@@ -376,6 +393,8 @@ export const createHttpClient = ({
                     code: 'UNAUTHENTICATED',
                     message: MESSAGES.unauthenticated,
                   });
+            // A sign-out whose session is gone already has nothing left to say.
+            if (role === 'logout') failure.reaction = { type: 'silent' };
             throw tell(failure, 'refresh', options.quiet);
           }
         }

@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core';
 
 import { ACCOUNTS } from '../helpers/accounts.ts';
 import type { TAccount } from '../helpers/accounts.ts';
-import { TOKENS_STORAGE_KEY, apiSignIn } from '../requests/auth.ts';
+import { apiSignIn, refreshCookieOf, signedInState } from '../requests/auth.ts';
 
 // Screenshots of pages for a person to look at: every route at every width in every language,
 // signed in as a demo account, against a running server (`npm start` or the e2e server).
@@ -39,7 +39,9 @@ if (!(account in ACCOUNTS)) throw new Error(`Unknown account ${account}.`);
 
 mkdirSync(out, { recursive: true });
 const api = await request.newContext({ baseURL });
-const tokens = await apiSignIn(api, account);
+// The browser's session is the refresh cookie (issue 30), spent by each page load: every context
+// starts from the cookie the previous one was left with.
+let refreshToken = (await apiSignIn(api, account)).refresh_token;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -51,18 +53,7 @@ for (const lang of langs) {
       viewport: { width, height: 900 },
       locale: 'en-GB',
       timezoneId: 'Europe/Rome',
-      storageState: {
-        cookies: [],
-        origins: [
-          {
-            origin: baseURL,
-            localStorage: [
-              { name: TOKENS_STORAGE_KEY, value: JSON.stringify(tokens) },
-              { name: 'ccp.language', value: lang },
-            ],
-          },
-        ],
-      },
+      storageState: signedInState(baseURL, refreshToken, [{ name: 'ccp.language', value: lang }]),
     });
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error(`page error on ${page.url()}: ${error.message}`));
@@ -79,6 +70,8 @@ for (const lang of langs) {
       await page.screenshot({ path: path.join(out, name), fullPage });
       console.log(path.join(out, name));
     }
+    // networkidle above: no refresh is on its way, the cookie is the current one.
+    refreshToken = (await refreshCookieOf(context)) ?? refreshToken;
     await context.close();
   }
 }

@@ -5,25 +5,33 @@ import {
   createSession,
   dataProvider,
   failureIs,
+  memoryTokenStore,
   webStoragePendingStore,
-  webStorageTokenStore,
 } from '@ccp/data-provider';
+import type { CcpAuthProvider } from '@ccp/data-provider';
 
-import { PENDING_SETUP_STORAGE_KEY, TOKENS_STORAGE_KEY } from '../config.ts';
+import { PENDING_SETUP_STORAGE_KEY } from '../config.ts';
 import { currentLanguage } from '../i18n.ts';
 import { classroomChoiceStore } from '../lib/classroom-choice.ts';
 import { reactionMessage } from '../lib/messages.ts';
 import { uiEvents } from '../lib/ui-events.ts';
+import { flaggedTokenStore, sessionResumer } from './cookie-session.ts';
+import { sessionFlag } from './session-flag.ts';
 
 /**
  * The http client and the Refine providers of @ccp/data-provider. The client decides what a
  * failure shows (spec §7); the web only renders it, through the UI event bus.
  */
 export const createProviders = () => {
+  const flag = sessionFlag();
   const client = createHttpClient({
     apiUrl: window.location.origin,
-    tokens: webStorageTokenStore(window.localStorage, TOKENS_STORAGE_KEY),
-    // Tabs share the tokens in localStorage: one refreshes at a time (the Web Locks API).
+    // Issue 30: the access token only in this tab's memory, the refresh token only in the
+    // HttpOnly cookie; an injected script finds neither in Web Storage.
+    tokens: flaggedTokenStore(memoryTokenStore(), flag),
+    refreshCookie: true,
+    // Tabs share the refresh cookie, which works once: one refreshes at a time (the Web Locks
+    // API), so each presents the cookie the previous refresh set.
     refreshLock: <T>(task: () => Promise<T>): Promise<T> =>
       'locks' in navigator ? (navigator.locks.request('ccp.refresh', task) as Promise<T>) : task(),
     // The API answers its messages in the language shown, read on every request.
@@ -36,21 +44,45 @@ export const createProviders = () => {
       logout: () => uiEvents.emit('logout', undefined),
     },
   });
+  const resume = sessionResumer(client, flag);
   const session = createSession(client, { classroomChoice: classroomChoiceStore });
-  warmSession(client, session);
+  warmSession(resume, session);
   exposeForDebugging(client);
+  const auth = authProvider(client, {
+    session,
+    // A first-time 2FA setup survives a reload of the tab, never longer than its token.
+    pendingStore: webStoragePendingStore(window.sessionStorage, PENDING_SETUP_STORAGE_KEY),
+  });
   return {
     client,
     session,
-    auth: authProvider(client, {
-      session,
-      // A first-time 2FA setup survives a reload of the tab, never longer than its token.
-      pendingStore: webStoragePendingStore(window.sessionStorage, PENDING_SETUP_STORAGE_KEY),
-    }),
+    auth: resumingFirst(auth, resume),
     data: dataProvider(client, { session }),
     signInFailures,
   };
 };
+
+/**
+ * The guards ask `check` and pages ask `getIdentity` before anything else: after a page load they
+ * wait for the cookie's session to be resumed (one refresh, only while the flag says there may be
+ * one), so a signed-in user never sees /login flash by. A sign-out opened by its address resumes
+ * too: only the server's answer to it clears the cookie.
+ */
+const resumingFirst = (auth: CcpAuthProvider, resume: () => Promise<boolean>): CcpAuthProvider => ({
+  ...auth,
+  check: async (params) => {
+    await resume();
+    return auth.check(params);
+  },
+  getIdentity: async (params) => {
+    await resume();
+    return auth.getIdentity(params);
+  },
+  logout: async (params) => {
+    await resume();
+    return auth.logout(params);
+  },
+});
 
 /**
  * Signed in, every first screen needs the user and their classrooms: asked for as soon as the
@@ -58,14 +90,13 @@ export const createProviders = () => {
  * instead of being asked after it. The session keeps them; a failure is simply asked again (and
  * shown) by the app's own first call.
  */
-const warmSession = (
-  client: ReturnType<typeof createHttpClient>,
-  session: ReturnType<typeof createSession>,
-) => {
-  if (!client.tokens.get()) return;
-  session
-    .identity()
-    .then(() => session.classrooms())
+const warmSession = (resume: () => Promise<boolean>, session: ReturnType<typeof createSession>) => {
+  resume()
+    .then(async (resumed) => {
+      if (!resumed) return;
+      await session.identity();
+      await session.classrooms();
+    })
     .catch(() => undefined);
 };
 

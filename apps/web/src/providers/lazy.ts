@@ -10,8 +10,9 @@ import type {
   UpdateParams,
 } from '@refinedev/core';
 
-import { PENDING_SETUP_STORAGE_KEY, ROUTES, TOKENS_STORAGE_KEY } from '../config.ts';
+import { PENDING_SETUP_STORAGE_KEY, ROUTES } from '../config.ts';
 import type { TProviders } from './create.ts';
+import { sessionFlag } from './session-flag.ts';
 
 // The http client, the providers and zod (~30 KB gzip) load on first need, not with /login:
 // a visitor without tokens needs none of them until the sign-in form is submitted.
@@ -30,14 +31,11 @@ export const loadProviders = (): Promise<TProviders> => {
 /** The providers if they are loaded already (no request, no import). */
 export const loadedProviders = (): TProviders | null => loaded;
 
-/** Whether this browser holds tokens, read without loading the client. */
-export const hasStoredTokens = (): boolean => {
-  try {
-    return window.localStorage.getItem(TOKENS_STORAGE_KEY) !== null;
-  } catch {
-    return false;
-  }
-};
+/**
+ * Whether this browser may hold a session (the flag, see session-flag.ts), read without loading
+ * the client: the refresh cookie itself is out of any script's reach.
+ */
+export const maybeSignedIn = (): boolean => sessionFlag().isSet();
 
 /** Whether this tab is in the middle of a first-time 2FA setup (see providers/create.ts). */
 const hasPendingSetup = (): boolean => {
@@ -48,8 +46,9 @@ const hasPendingSetup = (): boolean => {
   }
 };
 
-// Without tokens or a setup in progress, and before the client exists, nobody is signed in.
-const certainlySignedOut = () => loaded === null && !hasStoredTokens() && !hasPendingSetup();
+// Without the flag or a setup in progress, and before the client exists, nobody is signed in: a
+// stranger's visit sends no refresh call.
+const certainlySignedOut = () => loaded === null && !maybeSignedIn() && !hasPendingSetup();
 
 /** Refine's auth provider: @ccp/data-provider's, loaded on first use. */
 export const lazyAuthProvider: AuthProvider = {

@@ -1,7 +1,10 @@
+import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '@ccp/schemas';
+
 import { expect, test } from '../../fixtures/test.ts';
 import { ACCOUNTS, DEMO_TOTP_SECRET } from '../../helpers/accounts.ts';
+import { localStorageItem, tokenLikeStorage } from '../../helpers/storage.ts';
 import { withFreshCode, wrongCode } from '../../helpers/totp.ts';
-import { TOKENS_STORAGE_KEY } from '../../requests/auth.ts';
+import { SESSION_FLAG_STORAGE_KEY } from '../../requests/auth.ts';
 
 // The one place that signs in through the form; every other spec signs in through the API.
 
@@ -16,6 +19,7 @@ test('a wrong password answers "Invalid credentials."', async ({ page, loginPage
 
 test('password, then a wrong code ("Invalid OTP"), then the right one opens the dashboard', async ({
   page,
+  context,
   loginPage,
   appFrame,
 }) => {
@@ -34,8 +38,14 @@ test('password, then a wrong code ("Invalid OTP"), then the right one opens the 
   });
   await expect(page.getByRole('heading', { name: /^Welcome, /, level: 1 })).toBeVisible();
   await appFrame.expectShown();
-  const stored = await page.evaluate((key) => window.localStorage.getItem(key), TOKENS_STORAGE_KEY);
-  expect(JSON.parse(stored ?? '{}')).toHaveProperty('refresh_token');
+  // Issue 30: the refresh token is a cookie no script reads, on the refresh call's path only;
+  // Web Storage keeps the "maybe signed in" flag and no token.
+  const cookies = (await context.cookies()).filter(({ name }) => name === REFRESH_COOKIE_NAME);
+  expect(cookies).toEqual([
+    expect.objectContaining({ httpOnly: true, sameSite: 'Strict', path: REFRESH_COOKIE_PATH }),
+  ]);
+  expect(await localStorageItem(page, SESSION_FLAG_STORAGE_KEY)).toBe('1');
+  expect(await tokenLikeStorage(page)).toEqual([]);
 });
 
 test('the password can be shown to check it, then hidden again', async ({ page, loginPage }) => {

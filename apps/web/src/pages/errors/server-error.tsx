@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PublicLayout } from '../../components/layout/public-layout.tsx';
 import { ROUTES } from '../../config.ts';
 import { ChunkLoadError, isChunkFailure } from '../../lib/chunk-load.ts';
-import { hasStoredTokens } from '../../providers/lazy.ts';
+import { maybeSignedIn } from '../../providers/lazy.ts';
 
 /**
  * The 500 page (spec §2): the error message and a way back, to the dashboard when signed in and
@@ -12,7 +12,7 @@ import { hasStoredTokens } from '../../providers/lazy.ts';
  */
 export const ServerErrorPage = ({ error }: { error: Error }) => {
   const { t } = useTranslation();
-  const signedIn = hasStoredTokens();
+  const signedIn = maybeSignedIn();
   // A chunk that could not load says why in the user's words, not the browser's (spec §8).
   const chunk = isChunkFailure(error);
   const title = chunk
