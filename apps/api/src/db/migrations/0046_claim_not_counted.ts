@@ -6,6 +6,7 @@ import {
   dropAnalyticsTriggers,
   rebuildAnalyticsAggregates,
 } from './0006_analytics.ts';
+import { rebuildRetentionAggregates } from './0040_retention.ts';
 
 // Issue 25 (the delivery bench): a lesson the scheduler holds (`sending`, a few milliseconds
 // between its claim and the provider's answer) no longer counts as sent until it settles, so the
@@ -17,6 +18,8 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     SELECT uuid FROM lesson_deliveries WHERE status = 'sending' LIMIT 1`.execute(db);
   if (held.rows.length > 0) {
     await rebuildAnalyticsAggregates(db);
+    // The enrolment rows were written afresh: their retention columns (0040) with them.
+    await rebuildRetentionAggregates(db);
     return;
   }
   await dropAnalyticsTriggers(db);
