@@ -293,6 +293,19 @@ describe('the refresh token in the browser’s cookie (issue 30)', () => {
     return { sent, fetch };
   };
 
+  /** A client in cookie mode on `server`, with its token store and event spies. */
+  const inCookieMode = (server: ReturnType<typeof cookieServer>, tokens = memoryTokenStore()) => {
+    const events = { toast: vi.fn(), errorModal: vi.fn(), logout: vi.fn() };
+    const client = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens,
+      events,
+      fetch: server.fetch,
+      refreshCookie: true,
+    });
+    return { client, tokens, events };
+  };
+
   it('after a reload (no tokens held) refreshes from the cookie with the CSRF header, no body token', async () => {
     const server = cookieServer();
     const tokens = memoryTokenStore();
@@ -344,15 +357,10 @@ describe('the refresh token in the browser’s cookie (issue 30)', () => {
 
   it('signs out after a long pause: the expired access token is refreshed from the cookie first, so the server clears the cookie', async () => {
     const server = cookieServer();
-    const events = { toast: vi.fn(), errorModal: vi.fn(), logout: vi.fn() };
-    const tokens = memoryTokenStore({ access_token: 'expired', refresh_token: '' });
-    const client = createHttpClient({
-      apiUrl: 'http://api.test',
-      tokens,
-      events,
-      fetch: server.fetch,
-      refreshCookie: true,
-    });
+    const { client, tokens, events } = inCookieMode(
+      server,
+      memoryTokenStore({ access_token: 'expired', refresh_token: '' }),
+    );
     await signOut(client);
     expect(server.sent.map((call) => call.path)).toEqual([LOGOUT_PATH, REFRESH_PATH, LOGOUT_PATH]);
     expect(server.sent.at(-1)!.headers.authorization).toBe('Bearer access-1');
@@ -362,15 +370,10 @@ describe('the refresh token in the browser’s cookie (issue 30)', () => {
 
   it('a sign-out whose cookie is gone already ends quietly, signed out', async () => {
     const server = cookieServer({ cookie: false });
-    const events = { toast: vi.fn(), errorModal: vi.fn(), logout: vi.fn() };
-    const tokens = memoryTokenStore({ access_token: 'expired', refresh_token: '' });
-    const client = createHttpClient({
-      apiUrl: 'http://api.test',
-      tokens,
-      events,
-      fetch: server.fetch,
-      refreshCookie: true,
-    });
+    const { client, tokens, events } = inCookieMode(
+      server,
+      memoryTokenStore({ access_token: 'expired', refresh_token: '' }),
+    );
     await signOut(client);
     expect(server.sent.map((call) => call.path)).toEqual([LOGOUT_PATH, REFRESH_PATH]);
     expect(tokens.get()).toBeNull();
@@ -381,14 +384,7 @@ describe('the refresh token in the browser’s cookie (issue 30)', () => {
 
   it('a call with no session at all (no token held, no cookie) ends as a sign-out, not as invalid data', async () => {
     const server = cookieServer({ cookie: false });
-    const events = { toast: vi.fn(), errorModal: vi.fn(), logout: vi.fn() };
-    const client = createHttpClient({
-      apiUrl: 'http://api.test',
-      tokens: memoryTokenStore(),
-      events,
-      fetch: server.fetch,
-      refreshCookie: true,
-    });
+    const { client, events } = inCookieMode(server);
     const error = await failureOf(client.get('/api/v1/learners'));
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
     expect(events.logout).toHaveBeenCalledTimes(1);
