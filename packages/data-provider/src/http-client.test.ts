@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-error.ts';
 import { signOut } from './auth-api.ts';
 import { LOGOUT_PATH, REFRESH_PATH, createHttpClient } from './http-client.ts';
-import type { ClientEvents } from './http-client.ts';
+import type { ClientEvents, RefreshLock } from './http-client.ts';
 import { memoryTokenStore } from './token-store.ts';
 
 // The client with a fake fetch: the user's language goes out as Accept-Language on every
@@ -389,5 +389,82 @@ describe('the refresh token in the browser’s cookie (issue 30)', () => {
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
     expect(events.logout).toHaveBeenCalledTimes(1);
     expect(events.errorModal).not.toHaveBeenCalled();
+  });
+});
+
+describe('holders of the same tokens refresh once (tabs, ccp processes)', () => {
+  /**
+   * A server that rotates refresh tokens like the API: each refresh spends the presented token,
+   * and a spent one answers 401 (where the API, after its grace, also ends the sign-in).
+   */
+  const rotatingServer = () => {
+    let issued = 0;
+    const refreshes: string[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      const path = new URL(input instanceof Request ? input.url : input.toString()).pathname;
+      const headers = init?.headers as Record<string, string>;
+      if (path === REFRESH_PATH) {
+        const { refresh_token: presented } = JSON.parse(init!.body as string) as {
+          refresh_token: string;
+        };
+        refreshes.push(presented);
+        if (presented !== `refresh-${issued}`) {
+          return Promise.resolve(
+            json(401, {
+              error: { code: 'INVALID_REFRESH_TOKEN', message: MESSAGES.invalidRefreshToken },
+            }),
+          );
+        }
+        issued += 1;
+        return Promise.resolve(
+          json(200, {
+            data: { access_token: `access-${issued}`, refresh_token: `refresh-${issued}` },
+          }),
+        );
+      }
+      return Promise.resolve(
+        headers.authorization === `Bearer access-${issued}` && issued > 0
+          ? json(200, { data: { ok: true } })
+          : json(401, { error: { code: 'UNAUTHENTICATED', message: MESSAGES.unauthenticated } }),
+      );
+    };
+    return { fetch, refreshes };
+  };
+
+  /** One lock shared by the holders, as the Web Lock or the CLI's lock file is. */
+  const sharedLock = (): RefreshLock => {
+    let tail: Promise<unknown> = Promise.resolve();
+    return <T>(task: () => Promise<T>) => {
+      const run = tail.then(task);
+      tail = run.catch(() => undefined);
+      return run;
+    };
+  };
+
+  it('concurrent expired calls of one client share one refresh', async () => {
+    const server = rotatingServer();
+    const client = createHttpClient({
+      apiUrl: 'http://api.test',
+      tokens: memoryTokenStore({ access_token: 'expired', refresh_token: 'refresh-0' }),
+      fetch: server.fetch,
+    });
+    const answers = await Promise.all(
+      ['/a', '/b', '/c', '/d'].map((path) => client.get(`/api/v1${path}`)),
+    );
+    expect(answers).toEqual(Array(4).fill({ data: { ok: true } }));
+    expect(server.refreshes).toEqual(['refresh-0']);
+  });
+
+  it('two holders of one store taking turns: the second uses the first one’s new pair, never the spent token', async () => {
+    const server = rotatingServer();
+    const tokens = memoryTokenStore({ access_token: 'expired', refresh_token: 'refresh-0' });
+    const refreshLock = sharedLock();
+    const holders = [1, 2].map(() =>
+      createHttpClient({ apiUrl: 'http://api.test', tokens, fetch: server.fetch, refreshLock }),
+    );
+    const answers = await Promise.all(holders.map((client) => client.get('/api/v1/learners')));
+    expect(answers).toEqual([{ data: { ok: true } }, { data: { ok: true } }]);
+    expect(server.refreshes).toEqual(['refresh-0']);
+    expect(tokens.get()).toMatchObject({ access_token: 'access-1', refresh_token: 'refresh-1' });
   });
 });

@@ -90,6 +90,32 @@ describe('401: refresh once, shared by concurrent calls', () => {
     expect(Object.values(events).every((event) => event.mock.calls.length === 0)).toBe(true);
   });
 
+  it('two holders presenting one refresh token at the same instant (no lock: a reload, two tabs) both stay signed in', async () => {
+    const one = setup();
+    await signIn(one.client);
+    const signedIn = one.tokens.get()!;
+    const two = setup();
+    for (const holder of [one, two]) holder.tokens.set({ ...signedIn, access_token: 'expired' });
+
+    const users = await Promise.all([currentUser(one.client), currentUser(two.client)]);
+
+    expect(users.map((user) => user.email)).toEqual(Array(2).fill('creator@example.com'));
+    // The server answered both with the one pair the token was rotated into.
+    const pair = one.tokens.get()!;
+    expect(two.tokens.get()).toMatchObject({
+      access_token: pair.access_token,
+      refresh_token: pair.refresh_token,
+    });
+    expect(pair.refresh_token).not.toBe(signedIn.refresh_token);
+    for (const { events } of [one, two]) {
+      expect(Object.values(events).every((event) => event.mock.calls.length === 0)).toBe(true);
+    }
+    // The sign-in goes on from that pair.
+    const next = await one.client.refresh();
+    expect(next.refresh_token).not.toBe(pair.refresh_token);
+    expect((await currentUser(one.client)).email).toBe('creator@example.com');
+  });
+
   it('logs out once when the shared refresh fails, and rejects every waiting call', async () => {
     const { client, tokens, events, calls } = setup();
     await signIn(client);

@@ -53,6 +53,8 @@ export type AuthTokensTable = {
   used_at: Timestamp | null;
   revoked_at: Timestamp | null;
   created_at: Timestamp;
+  /** A spent refresh token's: what its successor pair was derived from (lib/tokens.ts). */
+  successor_seed: string | null;
 };
 export type AuthFailuresTable = { uuid: string; key: string; created_at: Timestamp };
 export type PlansTable = { key: string; name: string; position: number };

@@ -1,6 +1,7 @@
 import { MESSAGES } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
+import { REFRESH_REUSE_GRACE_SECONDS } from '../../src/lib/tokens.ts';
 import { authOf } from '../../src/plugins/auth.ts';
 import {
   bearer,
@@ -269,7 +270,9 @@ describe('the two sign-in steps and the token lifecycle', async () => {
       expect(next.refresh_token).not.toBe(full.refresh_token);
       expect((await probe('full', next.access_token)).statusCode).toBe(200);
 
-      // Reusing the spent token revokes the whole family, the newest pair included.
+      // Reusing the spent token after the grace revokes the whole family, the newest pair
+      // included.
+      app.testClock.advance(REFRESH_REUSE_GRACE_SECONDS * 1000 + 1);
       const reused = await refresh(app, full.refresh_token);
       expect(reused.statusCode).toBe(401);
       expect(reused.json).toEqual(invalidRefresh);
@@ -283,9 +286,113 @@ describe('the two sign-in steps and the token lifecycle', async () => {
       app.testClock.advance(30_000);
       const two = await signInWithCode(app, user.email);
       await refresh(app, one.refresh_token);
-      await refresh(app, one.refresh_token);
+      app.testClock.advance(REFRESH_REUSE_GRACE_SECONDS * 1000 + 1);
+      expect((await refresh(app, one.refresh_token)).statusCode).toBe(401);
       expect((await me(app, two.access_token)).statusCode).toBe(200);
       expect((await refresh(app, two.refresh_token)).statusCode).toBe(200);
+    });
+
+    it('a spent token presented again within the grace answers the same pair: the user stays signed in', async () => {
+      const user = await createUser(app, company);
+      const full = await signInWithCode(app, user.email);
+      // The answer to this call is lost (a tab closed, the connection dropped)…
+      const lost = (await refresh(app, full.refresh_token)).json.data;
+      app.testClock.advance(10_000);
+      // …so the client presents the spent token again and gets the very same pair.
+      const again = await refresh(app, full.refresh_token);
+      expect(again.statusCode).toBe(200);
+      expect(again.json).toEqual({
+        data: {
+          access_token: lost.access_token,
+          refresh_token: lost.refresh_token,
+          token_type: 'Bearer',
+          expires_in: 890,
+        },
+      });
+      expect((await me(app, again.json.data.access_token)).statusCode).toBe(200);
+      app.testClock.advance(REFRESH_REUSE_GRACE_SECONDS * 1000 - 10_000);
+      expect((await refresh(app, full.refresh_token)).json.data).toMatchObject({
+        access_token: lost.access_token,
+        refresh_token: lost.refresh_token,
+        expires_in: 870,
+      });
+      // The sign-in goes on from there, and the session stays listed once.
+      const next = await refresh(app, lost.refresh_token);
+      expect(next.statusCode).toBe(200);
+      expect((await me(app, next.json.data.access_token)).statusCode).toBe(200);
+      const sessions = await call(app, {
+        method: 'GET',
+        url: '/api/v1/users/me/sessions',
+        headers: bearer(next.json.data.access_token),
+      });
+      expect(sessions.json.data).toHaveLength(1);
+    });
+
+    it('never answers an older token: once its successor is spent, the grace is over and the sign-in ends', async () => {
+      const user = await createUser(app, company);
+      const full = await signInWithCode(app, user.email);
+      const second = (await refresh(app, full.refresh_token)).json.data;
+      const third = (await refresh(app, second.refresh_token)).json.data;
+      app.testClock.advance(1_000);
+      const replayed = await refresh(app, full.refresh_token);
+      expect(replayed.statusCode).toBe(401);
+      expect(replayed.json).toEqual(invalidRefresh);
+      expect((await me(app, third.access_token)).statusCode).toBe(401);
+      expect((await refresh(app, third.refresh_token)).json).toEqual(invalidRefresh);
+      // A grace does not outlive the sign-in either: after a sign-out nothing comes back.
+      app.testClock.advance(30_000);
+      const other = await signInWithCode(app, user.email);
+      await refresh(app, other.refresh_token);
+      await call(app, {
+        method: 'POST',
+        url: '/api/v1/users/oauth/logout',
+        headers: bearer(other.access_token),
+      });
+      expect((await refresh(app, other.refresh_token)).json).toEqual(invalidRefresh);
+    });
+
+    it(`ends the sign-in when a spent token comes back after ${REFRESH_REUSE_GRACE_SECONDS} s`, async () => {
+      const user = await createUser(app, company);
+      const full = await signInWithCode(app, user.email);
+      const rotated = (await refresh(app, full.refresh_token)).json.data;
+      app.testClock.advance(REFRESH_REUSE_GRACE_SECONDS * 1000);
+      expect((await refresh(app, full.refresh_token)).json.data).toEqual(
+        expect.objectContaining({ refresh_token: rotated.refresh_token }),
+      );
+      app.testClock.advance(1);
+      expect((await refresh(app, full.refresh_token)).json).toEqual(invalidRefresh);
+      expect((await me(app, rotated.access_token)).statusCode).toBe(401);
+      expect((await refresh(app, rotated.refresh_token)).json).toEqual(invalidRefresh);
+    });
+
+    it('parallel refreshes of one token all answer one pair, with one live successor', async () => {
+      const user = await createUser(app, company);
+      const full = await signInWithCode(app, user.email);
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, () => refresh(app, full.refresh_token)),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(16).fill(200));
+      const pairs = new Set(answers.map((answer) => JSON.stringify(answer.json.data)));
+      expect(pairs.size).toBe(1);
+      const live = await app.db
+        .selectFrom('auth_tokens')
+        .select('kind')
+        .where('user_uuid', '=', user.uuid)
+        .where('stage', '=', 'full')
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', app.clock.now().toISOString())
+        .execute();
+      expect(live.filter((token) => token.kind === 'refresh')).toHaveLength(1);
+      const { access_token, refresh_token } = answers[0]!.json.data as {
+        access_token: string;
+        refresh_token: string;
+      };
+      expect((await me(app, access_token)).statusCode).toBe(200);
+      // Parallel again from the successor: the same, one step on.
+      const next = await Promise.all(Array.from({ length: 16 }, () => refresh(app, refresh_token)));
+      expect(next.map((answer) => answer.statusCode)).toEqual(Array(16).fill(200));
+      expect(new Set(next.map((answer) => JSON.stringify(answer.json.data))).size).toBe(1);
     });
 
     it('refuses an unknown, a first-step and an expired refresh token', async () => {

@@ -1,6 +1,7 @@
 import { CSRF_HEADER, REFRESH_COOKIE_HEADER, REFRESH_COOKIE_NAME } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
+import { REFRESH_REUSE_GRACE_SECONDS } from '../../src/lib/tokens.ts';
 import { bearer, login, me, refresh } from '../fixtures/auth.ts';
 import { PLATFORM, buildTestApp, call, createCompany, createUser, totpCode } from '../helper.ts';
 
@@ -66,7 +67,15 @@ describe('the refresh token as an HttpOnly cookie (issue 30)', () => {
     expect((await me(app, rotated.json.data.access_token)).statusCode).toBe(200);
     const next = refreshCookie(rotated.headers)!;
     expect(next.pair).not.toBe(cookie.pair);
-    // The spent cookie presented again ends the sign-in, as a spent body token does.
+    // The answer was lost (the tab closed) or another tab sent the same cookie at once: within
+    // the grace the spent cookie answers the same successor, cookie and access token alike.
+    app.testClock.advance(5_000);
+    const repeated = await cookieRefresh(cookie.pair);
+    expect(repeated.statusCode).toBe(200);
+    expect(refreshCookie(repeated.headers)!.pair).toBe(next.pair);
+    expect(repeated.json.data.access_token).toBe(rotated.json.data.access_token);
+    // After the grace the spent cookie ends the sign-in, as a spent body token does.
+    app.testClock.advance(REFRESH_REUSE_GRACE_SECONDS * 1000);
     expect((await cookieRefresh(cookie.pair)).statusCode).toBe(401);
     expect((await cookieRefresh(next.pair)).statusCode).toBe(401);
 

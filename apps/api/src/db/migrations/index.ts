@@ -29,6 +29,7 @@ import * as retention from './0040_retention.ts';
 import * as connectionProofs from './0044_connection_proofs.ts';
 import * as testLessons from './0045_test_lessons.ts';
 import * as claimNotCounted from './0046_claim_not_counted.ts';
+import * as refreshSuccessor from './0049_refresh_successor.ts';
 
 // Every migration, in order. A static list (not a folder scan) so tsx, vitest and a bundle agree.
 export const migrations: Record<string, Migration> = {
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0044_connection_proofs': connectionProofs,
   '0045_test_lessons': testLessons,
   '0046_claim_not_counted': claimNotCounted,
+  '0049_refresh_successor': refreshSuccessor,
 };

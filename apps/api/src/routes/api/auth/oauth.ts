@@ -28,7 +28,12 @@ import {
   lockedFor,
   recordFailure,
 } from '../../../lib/rate-limit.ts';
-import { issueTokenPair, revokeFamily, rotateRefreshToken } from '../../../lib/tokens.ts';
+import {
+  issueTokenPair,
+  REFRESH_REUSE_GRACE_SECONDS,
+  revokeFamily,
+  rotateRefreshToken,
+} from '../../../lib/tokens.ts';
 import { authOf } from '../../../plugins/auth.ts';
 import { clearRefreshCookie, deliverRefreshToken, refreshTokenOf } from './refresh-cookie.ts';
 import { spendTotpCode, tokenDeps, tooManyAttempts } from './shared.ts';
@@ -195,7 +200,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new pair',
-        description: `Refresh tokens rotate: each works once. Presenting a spent one revokes every token of its sign-in. First-step refresh tokens are refused. A browser that asked for its refresh token as a cookie (header \`${REFRESH_COOKIE_HEADER}: 1\` on sign-in) leaves \`refresh_token\` out and sends \`${CSRF_HEADER}: 1\` (403 without it); the new one is set as the cookie again.`,
+        description: `Refresh tokens rotate: each works once. A spent one presented again within ${REFRESH_REUSE_GRACE_SECONDS} s of its use answers the same new pair (its first answer may have been lost); later, or once that pair's refresh token was used, it revokes every token of its sign-in. First-step refresh tokens are refused. A browser that asked for its refresh token as a cookie (header \`${REFRESH_COOKIE_HEADER}: 1\` on sign-in) leaves \`refresh_token\` out and sends \`${CSRF_HEADER}: 1\` (403 without it); the new one is set as the cookie again.`,
         security: [],
         body: ZRefreshRequestSchema,
         response: { 200: ZTokenResponseSchema },
