@@ -9,8 +9,9 @@ import { atProvider, fakeProviderFields } from '../../helpers/providers.ts';
 import type { TDelivered } from '../../support/provider-control.ts';
 
 // The Channels page: the demo's sample connections, an administrator connecting each of the
-// five providers with its form (against the fakes the e2e server runs: a wrong token shows the
-// provider's error), disconnecting, and a member seeing the status only.
+// five providers by following its setup guide (against the fakes the e2e server runs: a wrong
+// token shows the provider's error) to a test lesson answered, disconnecting, and a member seeing
+// the status only.
 
 /** The forms' labels (channel-connections.fields in locales/en.json). */
 const LABELS: Record<string, string> = {
