@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { DEMO_TOTP_SECRET } from '../helpers/accounts.ts';
-import { FAKE_PROVIDERS_FILE } from '../helpers/providers.ts';
+import { FAKE_PROVIDERS_FILE, PROVIDER_CONTROL_FILE } from '../helpers/providers.ts';
 
 // The server under test: what `npm start` runs (the built apps/api/dist/server.js, so a defect
 // of the bundle shows here as it would to users), in this process, on a fresh SQLite database in the run's temporary directory (the demo is seeded into the empty
@@ -42,8 +42,17 @@ if (process.env.CCP_E2E_FAKE_AI === '1') {
 const { startFakeProviders } = await import('../../../apps/api/test/fakes/providers.ts');
 const providers = await startFakeProviders();
 Object.assign(process.env, providers.env);
+// "Add to Slack" sends the browser to the fake's authorize page.
+process.env.CCP_SLACK_AUTHORIZE_URL = providers.slack.authorizeUrl;
 process.env.CCP_SECRETS_KEY ??= Buffer.alloc(32, 7).toString('base64');
 writeFileSync(path.join(tmp, FAKE_PROVIDERS_FILE), JSON.stringify(providers.fields));
+// What the administrator and the learner side do at each provider, driven by the specs
+// (support/provider-control.ts): its address goes beside the fields.
+const { startProviderControl } = await import('./provider-control.ts');
+writeFileSync(
+  path.join(tmp, PROVIDER_CONTROL_FILE),
+  JSON.stringify({ url: await startProviderControl(providers) }),
+);
 
 // A path held in a variable: the type check runs before the build, when dist/ may not exist.
 const builtServer: string = '../../../apps/api/dist/server.js';

@@ -352,7 +352,7 @@ export const recordConnectionTest = changing(
 export const markProved = changing(
   async (
     deps: Pick<ConnectionDeps, 'db' | 'clock'>,
-    connection: Connection,
+    connection: Pick<Connection, 'uuid'>,
     key: TConnectionProofKey,
     { verify, providerIds = {} }: { verify?: boolean; providerIds?: Record<string, string> } = {},
   ): Promise<void> => {
@@ -386,6 +386,21 @@ export const markProved = changing(
     await update.execute();
   },
 );
+
+/** The uuid of the company's connection of a channel (no secrets opened), or null. */
+export const connectionUuidOf = async (
+  db: Db,
+  companyUuid: string,
+  channel: TChannelKey,
+): Promise<string | null> =>
+  (
+    await db
+      .selectFrom('channel_connections')
+      .select('uuid')
+      .where('company_uuid', '=', companyUuid)
+      .where('channel', '=', channel)
+      .executeTakeFirst()
+  )?.uuid ?? null;
 
 export const deleteConnection = changing(
   async (

@@ -8,7 +8,7 @@ import type { ChannelSettings } from './channel-settings.ts';
 import { CHANNELS } from './channels/index.ts';
 import { errorText } from './connector.ts';
 import type { Connector } from './connector.ts';
-import { loadConnection } from './connections.ts';
+import { connectionUuidOf, loadConnection, markProved } from './connections.ts';
 import type { ConnectionDeps } from './connections.ts';
 import { failureReasonOf } from './failure-reasons.ts';
 import { claimInbound } from './inbound.ts';
@@ -285,6 +285,15 @@ const actedOn = async (
 };
 
 /**
+ * The answer came back through the provider's signed webhook: the whole path to a person and back
+ * works, which no connection test can prove, so the card's "Reaching a learner" says proved.
+ */
+const proveLearnerReach = async (deps: TestAnswerDeps, row: TestLessonRow) => {
+  const uuid = await connectionUuidOf(deps.db, row.company_uuid, row.channel as TChannelKey);
+  if (uuid) await markProved(deps, { uuid }, 'learner_reach');
+};
+
+/**
  * A verified tap or reply that answers a test lesson (its button names the test lesson's uuid):
  * only the administrator it went to may answer; the first answer is kept with its time and gets
  * its feedback, a later one is told it no longer counts. Null when the action is no test
@@ -313,8 +322,10 @@ export const answerTestLesson = async (
     ? { kind: 'answer', correct: chosen.correct, text: chosen.response, completion: null }
     : { kind: 'already_answered' };
   const sent = await sendFeedback(deps, row, feedback, first ? index : null);
-  if (first) await testLessonsRepository.feedback(deps.db, row.uuid, sent, nowIso);
-  return first ? 'recorded' : 'duplicate';
+  if (!first) return 'duplicate';
+  await testLessonsRepository.feedback(deps.db, row.uuid, sent, nowIso);
+  await proveLearnerReach(deps, row);
+  return 'recorded';
 };
 
 /**

@@ -446,6 +446,36 @@ describe('Add to Slack', async () => {
     expect(slack?.secrets_set).toContain('bot_token');
   });
 
+  it('connects the app made from this server’s manifest; Slack refuses one made for another address', async () => {
+    const setup = await call(app, {
+      method: 'GET',
+      url: '/api/v1/channel-connections/slack/setup',
+      headers: await authHeaders(app, world),
+    });
+    const json = (setup.json.data.downloads as { key: string; content: string }[]).find(
+      (file) => file.key === 'slack_manifest_json',
+    )!;
+    const manifest = JSON.parse(json.content) as Record<string, any>;
+    const pasted = fake.createApp(manifest).credentials;
+    await connect(pasted);
+    expect((await install()).headers.location).toBe('/channels?connected=slack');
+
+    // An app pasted from an older manifest lists another redirect URL: Slack stops at its page.
+    const stale = fake.createApp({
+      ...manifest,
+      oauth_config: { ...manifest.oauth_config, redirect_urls: ['https://old.example/oauth'] },
+    }).credentials;
+    await connect(stale);
+    const started = await call(app, {
+      method: 'POST',
+      url: '/api/v1/channel-connections/slack/install',
+      headers: await authHeaders(app, world),
+    });
+    const atSlack = await fetch(started.json.data.url as string, { redirect: 'manual' });
+    expect(atSlack.status).toBe(400);
+    expect(await atSlack.text()).toContain('redirect_uri did not match any configured URIs');
+  });
+
   it('brings the administrator back to the Channels page with Slack’s reason, never a bare error', async () => {
     const started = await call(app, {
       method: 'POST',

@@ -11,6 +11,11 @@ import { listen, sendJson } from './http.ts';
 // the browser back to `redirect_uri` with a one-time `code` and the `state`; oauth.v2.access
 // (https://api.slack.com/methods/oauth.v2.access) takes the code once, and "redirect_uri: This
 // must match the originally submitted URI (if one was sent)", else `bad_redirect_uri`.
+// An app made from a pasted manifest (https://api.slack.com/reference/manifests; credentials
+// as apps.manifest.create answers them, https://api.slack.com/methods/apps.manifest.create)
+// keeps its redirect URLs, and its authorize page refuses a `redirect_uri` that is not one of
+// them ("Setting up your redirect URL", https://api.slack.com/authentication/oauth-v2); a
+// browser sees the consent page and presses Allow, other clients go straight through as allowed.
 // Rate limits are per method (https://api.slack.com/apis/rate-limits: "Rate limits are applied
 // per method per workspace"): users.lookupByEmail is Tier 3, chat.postMessage "special".
 
@@ -113,6 +118,17 @@ export const blockProblems = (blocks: unknown): string[] => {
   return problems;
 };
 
+/** What an app made from a manifest keeps: where Slack sends the browser back and posts to. */
+export type FakeSlackApp = { clientId: string; redirectUrls: string[]; requestUrl: string };
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** Slack's consent page for an app: its name and scopes, and Allow (a GET back to the fake). */
+const consentPage = (appName: string, scopes: string, allowUrl: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Slack</title></head><body>` +
+  `<h1>${escapeHtml(appName)} is requesting permission to access the Fake team Slack workspace</h1>` +
+  `<p>${escapeHtml(scopes)}</p><a role="button" href="${escapeHtml(allowUrl)}">Allow</a></body></html>`;
+
 export type FakeSlack = Awaited<ReturnType<typeof startFakeSlack>>;
 
 export const startFakeSlack = async ({
@@ -131,6 +147,7 @@ export const startFakeSlack = async ({
   const calls: string[] = [];
   const rateLimited = new Map<string, { remaining: number; retryAfter: number }>();
   const codes = new Map<string, { clientId: string; redirectUri: string | null }>();
+  const apps = new Map<string, FakeSlackApp & { name: string }>();
   let seq = 0;
   let latencyMs = 0;
 
@@ -161,6 +178,19 @@ export const startFakeSlack = async ({
     if ((request.url ?? '').startsWith('/oauth/v2/authorize')) {
       const query = new URL(request.url ?? '', 'http://fake').searchParams;
       const redirectUri = query.get('redirect_uri');
+      const app = apps.get(query.get('client_id') ?? '');
+      if (app && redirectUri !== null && !app.redirectUrls.includes(redirectUri)) {
+        response.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
+        response.end('<p>redirect_uri did not match any configured URIs</p>');
+        return;
+      }
+      const allowing = (request.url ?? '').startsWith('/oauth/v2/authorize/allow');
+      if (app && !allowing && (request.headers.accept ?? '').includes('text/html')) {
+        const allow = `/oauth/v2/authorize/allow?${query.toString()}`;
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end(consentPage(app.name, query.get('scope') ?? '', allow));
+        return;
+      }
       const code = `code-${codes.size + 1}`;
       codes.set(code, { clientId: query.get('client_id') ?? '', redirectUri });
       const back = new URL(redirectUri ?? 'http://missing.invalid/');
@@ -289,6 +319,28 @@ export const startFakeSlack = async ({
     refused,
     calls,
     close: listening.close,
+    /**
+     * An administrator pastes `manifest` at api.slack.com/apps ("Create New App → From a
+     * manifest"): the app's credentials, as apps.manifest.create answers them.
+     */
+    createApp: (manifest: Record<string, any>) => {
+      const redirectUrls = (manifest.oauth_config?.redirect_urls ?? []) as string[];
+      const requestUrl = String(manifest.settings?.interactivity?.request_url ?? '');
+      if (!requestUrl || redirectUrls.length === 0) throw new Error('manifest without URLs');
+      const clientId = `${teamId.slice(1)}.${apps.size + 1}`;
+      const name = String(manifest.display_information?.name ?? 'App');
+      apps.set(clientId, { clientId, redirectUrls, requestUrl, name });
+      return {
+        app_id: `A0FAKE${apps.size}`,
+        credentials: {
+          client_id: clientId,
+          client_secret: clientSecret,
+          signing_secret: signingSecret,
+        },
+      };
+    },
+    /** The app made from a manifest with this client id. */
+    appOf: (clientId: string): FakeSlackApp | undefined => apps.get(clientId),
     addUser: (email: string): FakeSlackUser => {
       const user = { id: `U${String(users.length + 1).padStart(8, '0')}`, email, teamId };
       users.push(user);

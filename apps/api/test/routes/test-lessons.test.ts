@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { ZTestLessonStateSchema } from '@ccp/schemas';
-import type { TChannelKey, TTestLessonState } from '@ccp/schemas';
+import type { TChannelConnection, TChannelKey, TTestLessonState } from '@ccp/schemas';
 
 import type { FakeSlackUser } from '../fakes/slack.ts';
 import { START, WEBHOOK, providersWorld, putConnection } from '../fixtures/channels.ts';
@@ -43,6 +43,20 @@ describe('send me a test lesson', async () => {
       headers: await authHeaders(app, world),
     });
     return ZTestLessonStateSchema.parse(response.json.data);
+  };
+  /** The outcome of each channel's "reaching a learner" on the Channels page. */
+  const learnerReach = async () => {
+    const response = await call(app, {
+      method: 'GET',
+      url: '/api/v1/channel-connections',
+      headers: await authHeaders(app, world),
+    });
+    return Object.fromEntries(
+      (response.json.data as TChannelConnection[]).map((row) => [
+        row.channel,
+        row.proofs.find((item) => item.key === 'learner_reach')?.outcome,
+      ]),
+    );
   };
   const connect = async (channel: TChannelKey) => {
     const response = await putConnection(app, world, channel, fakes.fields[channel]!);
@@ -158,6 +172,10 @@ describe('send me a test lesson', async () => {
         now: now(),
       }),
     };
+    // No connection test reaches a person: each card says so until the answer comes back.
+    const everyChannel = (outcome: string) =>
+      Object.fromEntries(CHANNELS.map((channel) => [channel, outcome]));
+    expect(await learnerReach()).toEqual(everyChannel('not_provable'));
     const answered: Record<string, number> = {};
     for (const channel of CHANNELS) {
       answered[channel] = toAdmin[channel]().length;
@@ -186,6 +204,8 @@ describe('send me a test lesson', async () => {
         feedback: true,
       });
     }
+    // The answer proved what the connection test could not: the way to a person and back.
+    expect(await learnerReach()).toEqual(everyChannel('proved'));
 
     // 4. Nothing of it is a learner, a lesson send or an outbox message (Insights, usage, limits).
     const count = async (table: 'learners' | 'lesson_deliveries' | 'outbox_messages') =>

@@ -1,5 +1,5 @@
 import { actionRequests } from '@ccp/data-provider';
-import { CONNECTION_FIELDS } from '@ccp/schemas';
+import { CONNECTION_FIELDS, TEST_LESSON_POLL_INTERVAL_MS } from '@ccp/schemas';
 import type { TChannelConnection } from '@ccp/schemas';
 import { useCustomMutation, useDelete, useList, useUpdate } from '@refinedev/core';
 import {
@@ -312,11 +312,14 @@ const ChannelCard = ({ row, onSaved }: { row: TRow; onSaved: () => void }) => {
           channel={row.channel}
           open={row.status !== 'connected'}
           saved={row.status !== 'not_connected' && row.status !== 'demo'}
+          savedAt={row.updated_at}
           onChanged={onSaved}
         />
       )}
       {row.editable && <ConnectionForm row={row} onSaved={onSaved} />}
-      {row.editable && row.status === 'connected' && <TestLesson channel={row.channel} />}
+      {row.editable && row.status === 'connected' && (
+        <TestLesson channel={row.channel} onAnswered={onSaved} />
+      )}
     </Card>
   );
 };
@@ -353,6 +356,14 @@ export const ChannelConnectionList = () => {
   const { result, query } = useList<TRow>({
     resource: 'channel-connections',
     pagination: { mode: 'off' },
+    // A channel awaiting the provider's signed event connects when the administrator adds the
+    // app there: the page asks again until it has, as it does for a test lesson's answer.
+    queryOptions: {
+      refetchInterval: (state) =>
+        state.state.data?.data.some((row) => row.status === 'awaiting_verification')
+          ? TEST_LESSON_POLL_INTERVAL_MS
+          : false,
+    },
   });
   const rows = result.data;
   const editable = rows.some((row) => row.editable);

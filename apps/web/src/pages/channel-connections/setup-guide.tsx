@@ -2,7 +2,7 @@ import { actionRequests } from '@ccp/data-provider';
 import type { TChannelKey, TChannelSetup, TTemplateCreation } from '@ccp/schemas';
 import { useCustom, useCustomMutation, useDataProvider } from '@refinedev/core';
 import { Alert, Button, Collapse, Descriptions, Space, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { isLeftToCaller } from '../../lib/report-failure.ts';
@@ -118,15 +118,26 @@ export const SetupGuide = ({
   open,
   saved,
   onChanged,
+  savedAt,
 }: {
   channel: TChannelKey;
   open: boolean;
   /** The connection is saved: the provider can be asked to create what the guide lists. */
   saved: boolean;
   onChanged: () => void;
+  /** When the connection last changed: its guide may change with it. */
+  savedAt: string | null;
 }) => {
   const { t } = useTranslation();
-  const { result } = useCustom<TChannelSetup>({ ...actionRequests.channelSetup(channel) });
+  const { result, query } = useCustom<TChannelSetup>({ ...actionRequests.channelSetup(channel) });
+  // A saved connection adds to its guide (Google Chat's own endpoint URL, shown once saved):
+  // asked again when the connection changes, not only when the page opens.
+  const shownFor = useRef(savedAt);
+  useEffect(() => {
+    if (shownFor.current === savedAt) return;
+    shownFor.current = savedAt;
+    void query.refetch();
+  }, [savedAt, query]);
   // Until it answers, Refine's result holds an empty object.
   const setup = Array.isArray(result.data?.values) ? result.data : undefined;
   const steps = Array.from({ length: GUIDE_STEPS[channel] }, (_, index) => index + 1);

@@ -9,7 +9,7 @@ import type { TChannelKey, TTestLesson, TTestLessonState } from '@ccp/schemas';
 import type { HttpError } from '@refinedev/core';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, Button, Form, Input, Space, Spin, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { formatDate } from '../../../lib/format.ts';
@@ -117,7 +117,14 @@ const TestLessonStatus = ({
  * what became of it, asked again every few seconds until the answer came back (a few minutes at
  * most; then "Check again").
  */
-export const TestLesson = ({ channel }: { channel: TChannelKey }) => {
+export const TestLesson = ({
+  channel,
+  onAnswered,
+}: {
+  channel: TChannelKey;
+  /** The answer came back: the connection's proofs now say a learner was reached. */
+  onAnswered: () => void;
+}) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ address: string }>();
   const [checkedAt, setCheckedAt] = useState(0);
@@ -133,6 +140,16 @@ export const TestLesson = ({ channel }: { channel: TChannelKey }) => {
   const loaded = typeof result.data?.default_address === 'string' ? result.data : undefined;
   const last = loaded?.last ?? null;
   const contact = CHANNEL_CONTACT[channel];
+  // Once per answer the page waited for (not for one answered before the page opened).
+  const waitedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!last) return;
+    if (OPEN.includes(last.status)) waitedFor.current = last.uuid;
+    else if (last.status === 'answered' && waitedFor.current === last.uuid) {
+      waitedFor.current = null;
+      onAnswered();
+    }
+  }, [last, onAnswered]);
   // When the asking stops, the status says so ("Check again") without waiting for another render.
   const [, setStopped] = useState(0);
   const until = pollingUntil(last, checkedAt);
