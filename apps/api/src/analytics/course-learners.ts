@@ -28,13 +28,23 @@ export const courseLearners = async (
         : filter === 'paused'
           ? sql`AND e.pause_reason IS NOT NULL`
           : sql`AND ${status} = ${filter}`;
+  const lessonDays = sql`LEFT JOIN (SELECT ls.course_uuid, count(DISTINCT ls.day) AS days FROM lessons ls
+      WHERE ls.course_uuid = ${courseUuid} GROUP BY ls.course_uuid) n ON n.course_uuid = s.course_uuid`;
   const from = sql`FROM analytics_enrollment_stats s
     JOIN learners l ON l.uuid = s.learner_uuid
     JOIN enrollments e ON e.uuid = s.enrollment_uuid
-    LEFT JOIN (SELECT ls.course_uuid, count(DISTINCT ls.day) AS days FROM lessons ls
-      WHERE ls.course_uuid = ${courseUuid} GROUP BY ls.course_uuid) n ON n.course_uuid = s.course_uuid
+    ${lessonDays}
     WHERE s.course_uuid = ${courseUuid} AND s.enrolled = 1 ${narrowed}`;
-  const counted = await sql<{ total: unknown }>`SELECT count(*) AS total ${from}`.execute(db);
+  // Counted from the enrolments' figures alone (an index-only pass unless the filter reads the
+  // row): every one has its enrolment and learner (foreign keys, on delete cascade), and the
+  // lesson days, one row per course, only decide a status. Joining each enrolment's learner and
+  // enrolment row was a third of the request at 20,000 enrolled (issue 32).
+  const byStatus = filter !== undefined && filter !== 'interacted' && filter !== 'paused';
+  const counted = await sql<{ total: unknown }>`SELECT count(*) AS total
+    FROM analytics_enrollment_stats s
+    ${filter === 'paused' ? sql`JOIN enrollments e ON e.uuid = s.enrollment_uuid` : sql``}
+    ${byStatus ? lessonDays : sql``}
+    WHERE s.course_uuid = ${courseUuid} AND s.enrolled = 1 ${narrowed}`.execute(db);
   const total = toCount(counted.rows[0]?.total);
   if (total === 0) return { rows: [], total };
   const { rows } = await sql<{

@@ -1,4 +1,4 @@
-import { ENGAGEMENT_STATUSES } from '@ccp/schemas';
+import { COURSE_LEARNER_FILTERS, ENGAGEMENT_STATUSES } from '@ccp/schemas';
 import type { TCourseLearner } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
@@ -65,6 +65,20 @@ describe('GET /api/v2/analytics/classrooms/{id}/courses/{courseId}/learners', as
     for (const status of ENGAGEMENT_STATUSES) {
       const listed = await get(`${base}/courses/${course}/learners?status=${status}`);
       expect({ status, total: listed.json.meta.total }).toEqual({ status, total: counts[status] });
+    }
+  });
+
+  it('counts what it lists, whatever the filter (the count reads the enrolments alone)', async () => {
+    for (const course of [alpha, history.courses.beta.uuid]) {
+      for (const status of [undefined, ...COURSE_LEARNER_FILTERS]) {
+        const query = status === undefined ? '' : `&status=${status}`;
+        const listed = await get(`${base}/courses/${course}/learners?per_page=100${query}`);
+        expect(listed.statusCode).toBe(200);
+        expect({ status, total: listed.json.meta.total }).toEqual({
+          status,
+          total: listed.json.data.length,
+        });
+      }
     }
   });
 
