@@ -40,7 +40,15 @@ export const startLearnersServer = (config: DatabaseConfig, dataDir: string, use
     );
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the API stopped (exit ${code})`)));
-    createInterface({ input: child.stdout }).once('line', (line) => {
+    let started = false;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      // What else the API prints (V8's traces, e.g. "--trace-gc" in BENCH_SERVER_NODE_ARGS) goes
+      // to stderr; its first JSON line says where it listens.
+      if (started || !line.startsWith('{')) {
+        process.stderr.write(`${line}\n`);
+        return;
+      }
+      started = true;
       const { port, token } = JSON.parse(line) as { port: number; token: string };
       resolve({
         port,
