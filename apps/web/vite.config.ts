@@ -67,7 +67,7 @@ const precompress = (): Plugin => ({
 
 // The sign-in screen's texts of each language (src/boot/boot-texts.ts) as a module of their own,
 // `virtual:boot-texts/<language>`, so /login loads a few hundred bytes of texts instead of the
-// whole language.
+// whole language; `virtual:boot-texts/default` is the default language's, which the entry holds.
 const BOOT_TEXTS = 'virtual:boot-texts/';
 const LOCALES_DIR = path.resolve(import.meta.dirname, '../../locales');
 const bootTexts = (): Plugin => ({
@@ -75,7 +75,8 @@ const bootTexts = (): Plugin => ({
   resolveId: (source) => (source.startsWith(BOOT_TEXTS) ? `\0${source}` : null),
   load(id) {
     if (!id.startsWith(`\0${BOOT_TEXTS}`)) return null;
-    const language = id.slice(BOOT_TEXTS.length + 1);
+    const name = id.slice(BOOT_TEXTS.length + 1);
+    const language = name === 'default' ? DEFAULT_LOCALE : name;
     if (!(LOCALES as readonly string[]).includes(language)) {
       throw new Error(`No language "${language}" (${LOCALES.join(', ')}).`);
     }
@@ -83,31 +84,6 @@ const bootTexts = (): Plugin => ({
     this.addWatchFile(file);
     const texts = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     return `export default ${JSON.stringify(pickTexts(texts, BOOT_TEXT_KEYS))};`;
-  },
-});
-
-// The default language's sign-in texts are fetched with the entry instead of after it has run
-// (the language is picked at run time, so Vite cannot know it): one round trip less before
-// /login shows.
-const preloadDefaultTexts = (): Plugin => ({
-  name: 'ccp:preload-default-texts',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler: (_html, context) => {
-      const chunk = Object.values(context.bundle ?? {}).find(
-        (output) =>
-          output.type === 'chunk' && output.facadeModuleId === `\0${BOOT_TEXTS}${DEFAULT_LOCALE}`,
-      );
-      if (!chunk) throw new Error(`No chunk holds ${BOOT_TEXTS}${DEFAULT_LOCALE}.`);
-      return [
-        {
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` },
-          injectTo: 'head',
-        },
-      ];
-    },
   },
 });
 
@@ -119,7 +95,6 @@ export default defineConfig({
     sideEffectFreeWorkspace(),
     sideEffectFreeMarkdown(),
     bootTexts(),
-    preloadDefaultTexts(),
     precompress(),
   ],
   server: {

@@ -6,7 +6,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { build } from 'vite';
 
 import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '@ccp/schemas';
@@ -96,6 +96,27 @@ export const buildBare = async (outDir: string) => {
   precompress(outDir);
 };
 
+/** The production web app and the bare React page, into `out`/web-dist and `out`/bare-dist. */
+export const buildWebAndBare = async (out: string) => {
+  const webDist = path.join(out, 'web-dist');
+  const bareDist = path.join(out, 'bare-dist');
+  process.stdout.write('Building the web app (production) and the bare React page…\n');
+  await buildWeb(webDist);
+  await buildBare(bareDist);
+  return { webDist, bareDist };
+};
+
+/** Runs `load` on each target `runs` times, the order alternating so both meet the same load. */
+export const alternately = async <T>(
+  targets: readonly T[],
+  runs: number,
+  load: (target: T) => Promise<void>,
+) => {
+  for (let run = 0; run < runs; run += 1) {
+    for (const target of run % 2 ? [...targets].reverse() : targets) await load(target);
+  }
+};
+
 /** The real server (API + static files of `webDist`) on a free port, on a fresh SQLite file. */
 export const serve = async (webDist: string, options: Partial<AppOptions> = {}) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ccp-bench-web-'));
@@ -141,7 +162,8 @@ export const signedInStorage = (origin: string, refreshToken: string) => ({
 });
 
 // Runs in the page from its first script on: the time (since navigation start) of the first
-// frame where the "E-mail" field is visible as Playwright means it (a box, not visibility:hidden).
+// frame where the "E-mail" field is visible as Playwright means it (a box, not visibility:hidden),
+// also as a user-timing mark, so a performance trace shows the moment (bench/login-trace.ts).
 export const VISIBILITY_PROBE = `(() => {
   const probe = () => {
     const label = [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === 'E-mail');
@@ -150,6 +172,7 @@ export const VISIBILITY_PROBE = `(() => {
       const box = input.getBoundingClientRect();
       if (box.width > 0 && box.height > 0 && getComputedStyle(input).visibility !== 'hidden') {
         window.__formVisibleAt = performance.now();
+        performance.mark('ccp-form-visible');
         return;
       }
     }
@@ -189,38 +212,43 @@ export type Load = {
   scripts: Map<string, { gzip: number; wire: number }>;
 };
 
+/** Opens `url` in `page` (with VISIBILITY_PROBE): ms from navigation start to the form showing. */
+export const openUntilFormVisible = async (page: Page, url: string) => {
+  await page.goto(url, { waitUntil: 'commit' });
+  // Functions, not strings: the app's CSP forbids eval. (bench/ compiles without DOM types.)
+  const visible = await page.waitForFunction(
+    () => (globalThis as { __formVisibleAt?: number }).__formVisibleAt,
+    undefined,
+    { polling: 'raf', timeout: 30_000 },
+  );
+  return Number(await visible.jsonValue());
+};
+
 /** One cold load: a fresh context (empty cache), until the form shows and the network is idle. */
 export const coldLoad = async (browser: Browser, url: string): Promise<Load> => {
   const context = await browser.newContext({ locale: 'en-GB' });
   try {
     const page = await context.newPage();
     await page.addInitScript(VISIBILITY_PROBE);
-    const pending: Promise<void>[] = [];
-    const scripts: Load['scripts'] = new Map();
+    // Only noted during the load: reading and compressing each body as it arrived (gzip -9 of
+    // 300 KB) took the CPU of this process, which also serves the page, while the load being
+    // timed still waited for its other files (issue 32).
+    const responses: Response[] = [];
     page.on('response', (response) => {
-      if (response.request().resourceType() !== 'script') return;
-      pending.push(
-        (async () => {
-          const body = await response.body();
-          const sizes = await response.request().sizes();
-          scripts.set(new URL(response.url()).pathname, {
-            gzip: gzipSync(body, { level: 9 }).length,
-            wire: sizes.responseBodySize,
-          });
-        })(),
-      );
+      if (response.request().resourceType() === 'script') responses.push(response);
     });
-    await page.goto(url, { waitUntil: 'commit' });
-    // Functions, not strings: the app's CSP forbids eval. (bench/ compiles without DOM types.)
-    const visible = await page.waitForFunction(
-      () => (globalThis as { __formVisibleAt?: number }).__formVisibleAt,
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
-    const visibleMs = Number(await visible.jsonValue());
+    const visibleMs = await openUntilFormVisible(page, url);
     // Whatever the route loads after the first paint counts too.
     await page.waitForLoadState('networkidle');
-    await Promise.all(pending);
+    const scripts: Load['scripts'] = new Map();
+    for (const response of responses) {
+      const body = await response.body();
+      const sizes = await response.request().sizes();
+      scripts.set(new URL(response.url()).pathname, {
+        gzip: gzipSync(body, { level: 9 }).length,
+        wire: sizes.responseBodySize,
+      });
+    }
     const domReadyMs = await page.evaluate(() => {
       type TTimings = { domContentLoadedEventEnd?: number };
       const { performance } = globalThis as unknown as {
