@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import { defineConfig } from 'vitest/config';
 
 const TEST_FILES = ['test/**/*.test.ts', 'src/**/*.test.ts'];
@@ -10,6 +12,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Files run in parallel workers, each on its own temporary database (or Postgres schema).
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one at a time on the 2-core CI machine.
+    // A file waits much of its time (on PostgreSQL, a spawned server, a worker thread), so one
+    // worker a core keeps both busy (docs/decisions.md, "CI legs").
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
