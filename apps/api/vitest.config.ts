@@ -16,6 +16,8 @@ export default defineConfig({
     // A file waits much of its time (on PostgreSQL, a spawned server, a worker thread), so one
     // worker a core keeps both busy (docs/decisions.md, "CI legs").
     maxWorkers: availableParallelism(),
+    // On PostgreSQL: a database per worker (see the file).
+    setupFiles: ['test/support/pg-worker-database.ts'],
     projects: [
       {
         extends: true,
