@@ -1,5 +1,3 @@
-import { availableParallelism } from 'node:os';
-
 import { defineConfig } from 'vitest/config';
 
 const TEST_FILES = ['test/**/*.test.ts', 'src/**/*.test.ts'];
@@ -12,11 +10,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Files run in parallel workers, each on its own temporary database (or Postgres schema).
     pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: one at a time on the 2-core CI machine.
-    // A file waits much of its time (on PostgreSQL, a spawned server, a worker thread), so one
-    // worker a core keeps both busy (docs/decisions.md, "CI legs").
-    maxWorkers: availableParallelism(),
-    // On PostgreSQL: a database per worker (see the file).
+    // One worker (vitest's default on 2 cores: cores - 1) beside the main process, which compiles
+    // the modules: measured, two workers took 1.65x the wall time for the same CPU (docs/decisions.md,
+    // "CI legs: where the time went"). With --maxWorkers=2 on PostgreSQL, a database per worker
+    // (see the file).
     setupFiles: ['test/support/pg-worker-database.ts'],
     projects: [
       {

@@ -1,7 +1,3 @@
-import { sql } from 'kysely';
-
-import { createDatabase } from '../../src/db/index.ts';
-
 // On PostgreSQL each test worker gets a database of its own (<database>_w<pool id>), in which its
 // files make their schemas as before. With one database for all, two files running side by side
 // broke each other's migrations: Kysely's migrator lists the tables of every schema it may use
@@ -12,6 +8,8 @@ const base = process.env.CCP_TEST_DATABASE_URL_BASE ?? process.env.CCP_TEST_DATA
 const poolId = process.env.VITEST_POOL_ID ?? '1';
 
 if (base && !process.env.CCP_TEST_DATABASE_URL_BASE) {
+  const { sql } = await import('kysely');
+  const { createDatabase } = await import('../../src/db/index.ts');
   const url = new URL(base);
   const name = `${url.pathname.slice(1)}_w${poolId}`;
   const admin = createDatabase({ dialect: 'postgres', url: base });
