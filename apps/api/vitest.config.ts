@@ -10,6 +10,11 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Files run in parallel workers, each on its own temporary database (or Postgres schema).
     pool: 'forks',
+    // One worker (vitest's default on 2 cores: cores - 1) beside the main process, which compiles
+    // the modules: measured, two workers took 1.65x the wall time for the same CPU (docs/decisions.md,
+    // "CI legs: where the time went"). With --maxWorkers=2 on PostgreSQL, a database per worker
+    // (see the file).
+    setupFiles: ['test/support/pg-worker-database.ts'],
     projects: [
       {
         extends: true,

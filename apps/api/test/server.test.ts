@@ -49,8 +49,11 @@ describe('npm start (src/server.ts)', () => {
       child.on('exit', (code) => resolve(code)),
     );
 
+    // A start through tsx compiles the whole source: on a busy machine that took longer than the
+    // 100 polls (about 20 s) this loop used to allow, so it is bounded by time, within the test's.
+    const deadline = Date.now() + 50_000;
     let healthy = false;
-    for (let attempt = 0; attempt < 100 && !healthy; attempt += 1) {
+    while (!healthy && Date.now() < deadline) {
       try {
         const response = await fetch(`http://127.0.0.1:${port}/api/health`);
         healthy = response.ok && ((await response.json()) as { status: string }).status === 'ok';

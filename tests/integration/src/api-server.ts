@@ -48,7 +48,11 @@ export const startApi = async (): Promise<RunningApi> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ccp-integration-'));
   const database = createDatabase({ dialect: 'sqlite', file: path.join(dataDir, 'ccp.sqlite') });
   const clock = createManualClock(new Date());
-  const app = await buildApp({ database, dataDir, clock });
+  // The sign-in delay after an account's failures (500 ms doubling to 10 s) is a real timer; this
+  // server's time is the manual clock, so it passes none: the http-client file's two lock-out
+  // tests waited 15 s for it. The delay itself is the API suite's (auth-login.test.ts).
+  const auth = { sleep: () => Promise.resolve() };
+  const app = await buildApp({ database, dataDir, clock, auth });
   await seedDemo(app.db, { totpSecret: DEMO_TOTP_SECRET, now: clock.now() });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const totp = (stepOffset = 0) =>

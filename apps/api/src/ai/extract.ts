@@ -61,8 +61,14 @@ export const DOCUMENT_LIMITS = {
    */
   textChars: 200_000,
   pdfBytes: 50 * 1024 * 1024,
-  /** A PDF's reader process may take this long and this much memory (pdf.js alone is 150 MB). */
+  /**
+   * A PDF's reader process may spend this much CPU time and this much memory (pdf.js alone is
+   * 150 MB). CPU, not wall time: on a busy machine a plain PDF's reader waits for a core, and a
+   * wall-clock bound refused it (seen at load 12: "too large" for a two-page guide).
+   */
   pdfMs: 3000,
+  /** Wall time a reader may take at all: only where its CPU time cannot be read (not Linux). */
+  pdfWallMs: 30_000,
   pdfMemoryMb: 320,
 } as const;
 
@@ -303,6 +309,22 @@ const residentBytes = (pid: number): number | null => {
   }
 };
 
+/** /proc reports CPU time in USER_HZ ticks, 100 a second on every Linux. */
+const MS_PER_TICK = 10;
+
+/** A process's CPU time (user and system) in ms, from /proc (Linux); null elsewhere. */
+export const cpuTimeMs = (pid: number): number | null => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name (in parentheses, which may hold spaces): state, …, utime, stime.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * MS_PER_TICK : null;
+  } catch {
+    return null;
+  }
+};
+
 /**
  * A PDF's pages, parsed in a short-lived child process that is killed as soon as it passes the
  * time or memory bound (a 1 MB PDF can hold a content stream inflating to a gigabyte). pdf.js
@@ -333,10 +355,14 @@ const readPdf = async (filePath: string): Promise<TBlock[]> => {
       if (bytes !== null && bytes > DOCUMENT_LIMITS.pdfMemoryMb * 1024 * 1024) {
         finish(new DocumentTooLargeError('memory'));
       }
+      const cpuMs = child.pid ? cpuTimeMs(child.pid) : null;
+      if (cpuMs !== null && cpuMs > DOCUMENT_LIMITS.pdfMs)
+        finish(new DocumentTooLargeError('time'));
     }, 25);
+    const cpuReadable = cpuTimeMs(process.pid) !== null;
     const timer = setTimeout(
       () => finish(new DocumentTooLargeError('time')),
-      DOCUMENT_LIMITS.pdfMs,
+      cpuReadable ? DOCUMENT_LIMITS.pdfWallMs : DOCUMENT_LIMITS.pdfMs,
     );
     child.on('message', (message: { pages?: TPdfLine[][]; error?: string }) =>
       finish(message.pages ?? new UnreadableFileError(message.error)),

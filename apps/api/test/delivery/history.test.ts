@@ -11,9 +11,14 @@ describe('demo seed: the delivery history', async () => {
   const app = await buildTestApp();
   const now = app.clock.now();
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await seedDemo(app.db, { totpSecret: 'JBSWY3DPEHPK3PXP', now });
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const elapsed = performance.now() - started;
-  console.info(`demo seed with history on ${testDialect()}: ${Math.round(elapsed)} ms`);
+  console.info(
+    `demo seed with history on ${testDialect()}: ${Math.round(elapsed)} ms, ${Math.round(cpuMs)} ms CPU`,
+  );
   const other = await buildTestApp();
   await seedDemo(other.db, { totpSecret: 'JBSWY3DPEHPK3PXP', now });
 
@@ -34,9 +39,12 @@ describe('demo seed: the delivery history', async () => {
     };
   };
 
-  it('stays fast (the whole demo seed under 3 s on SQLite) and writes thousands of sends', () => {
-    const budget = testDialect() === 'sqlite' ? 3000 : 10_000;
-    expect(elapsed).toBeLessThan(budget);
+  // On SQLite the whole seed runs in this process (the driver is synchronous), so its CPU time is
+  // its cost: other processes on a busy machine stretch the wall time, not that. On PostgreSQL
+  // most of the work is the server's, so the wall time is what can be measured there.
+  it('stays fast (the whole demo seed under 3 s of CPU on SQLite) and writes thousands of sends', () => {
+    const [spent, budget] = testDialect() === 'sqlite' ? [cpuMs, 3000] : [elapsed, 10_000];
+    expect(spent).toBeLessThan(budget);
     expect(deliveries.length).toBeGreaterThan(2000);
   });
 
