@@ -21,3 +21,6 @@ if (base && !process.env.CCP_TEST_DATABASE_URL_BASE) {
   process.env.CCP_TEST_DATABASE_URL_BASE = base;
   process.env.CCP_TEST_DATABASE_URL = url.toString();
 }
+
+// A module (its top-level awaits need one), though it exports nothing.
+export {};
