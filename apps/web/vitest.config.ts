@@ -1,9 +1,16 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
 
-export default defineConfig({
-  test: {
-    // Pure logic and source scans only: the browser behaviour is covered by tests/e2e.
-    environment: 'node',
-    include: ['src/**/*.test.ts'],
-  },
-});
+import viteConfig from './vite.config.ts';
+
+// The app's own Vite config (its plugins resolve `virtual:boot-texts/*`, which src/i18n.ts
+// imports), with the tests' settings on top.
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      // Pure logic and source scans only: the browser behaviour is covered by tests/e2e.
+      environment: 'node',
+      include: ['src/**/*.test.ts'],
+    },
+  }),
+);
