@@ -313,6 +313,9 @@ export const answerTestLesson = async (
   if (index === undefined || !chosen) return 'ignored';
   const nowIso = deps.clock.now().toISOString();
   if (!(await claimInbound(deps, inbound, nowIso))) return 'duplicate';
+  // Proved before the answer is stored: the Channels page, seeing the answer, reads the proofs
+  // once, and they must already say so (a proof written after the answer raced that read).
+  await proveLearnerReach(deps, row);
   const first = await testLessonsRepository.answer(deps.db, row.uuid, {
     index,
     correct: chosen.correct,
@@ -324,7 +327,6 @@ export const answerTestLesson = async (
   const sent = await sendFeedback(deps, row, feedback, first ? index : null);
   if (!first) return 'duplicate';
   await testLessonsRepository.feedback(deps.db, row.uuid, sent, nowIso);
-  await proveLearnerReach(deps, row);
   return 'recorded';
 };
 
