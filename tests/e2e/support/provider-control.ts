@@ -1,9 +1,6 @@
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { TChannelKey } from '@ccp/schemas';
 
+import { listen, sendJson } from '../../../apps/api/test/fakes/http.ts';
 import type { FakeProviders } from '../../../apps/api/test/fakes/providers.ts';
 
 // What the administrator does at each provider while following the Channels page's guide, and
@@ -199,29 +196,16 @@ export type TProviderStep = keyof ReturnType<typeof steps>;
 
 type TStepInput = Record<string, unknown>;
 
-const readJson = async (request: IncomingMessage): Promise<TStepInput> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? (JSON.parse(text) as TStepInput) : {};
-};
-
-const reply = (response: ServerResponse, status: number, body: unknown) => {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-};
-
 /** Starts the control server on 127.0.0.1; POST /<step> with the step's JSON input. */
 export const startProviderControl = async (fakes: FakeProviders) => {
   // Each step reads its own fields of the JSON it is posted.
   const handlers = steps(fakes) as unknown as Record<string, (input: TStepInput) => unknown>;
-  const server = createServer((request, response) => {
+  // The fakes' own server plumbing: a step that throws answers 500 with its message.
+  const { baseUrl } = await listen(async (request, response, body) => {
     const handler = handlers[(request.url ?? '/').slice(1)];
-    if (request.method !== 'POST' || !handler) return reply(response, 404, { error: 'no step' });
-    readJson(request)
-      .then(async (input) => reply(response, 200, await handler(input)))
-      .catch((error: unknown) => reply(response, 500, { error: String(error) }));
+    if (request.method !== 'POST' || !handler) return sendJson(response, 404, { error: 'no step' });
+    const input = body ? (JSON.parse(body) as TStepInput) : {};
+    sendJson(response, 200, await handler(input));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return baseUrl;
 };
