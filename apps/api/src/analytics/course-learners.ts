@@ -10,7 +10,8 @@ import { engagementStatus, toCount } from './scope.ts';
 /**
  * GET …/courses/{courseId}/learners: the course's enrolled learners with the status its figures
  * count them in (docs/metrics.md "Learner status"), narrowed to one status or to those who read a
- * lesson (`interacted`) or to those paused or stopped (`paused`, issue 28), by name. One pass over the enrolment aggregates.
+ * lesson (`interacted`) or to those paused or stopped (`paused`, issue 28), by name: the count and
+ * the page's keys from the enrolment aggregates, then the page's rows whole.
  */
 export const courseLearners = async (
   db: Db,
@@ -20,30 +21,29 @@ export const courseLearners = async (
   now: Date,
 ): Promise<{ rows: TCourseLearner[]; total: number }> => {
   const status = engagementStatus(now);
-  const narrowed =
-    filter === undefined
-      ? sql``
-      : filter === 'interacted'
-        ? sql`AND s.interacted = 1`
-        : filter === 'paused'
-          ? sql`AND e.pause_reason IS NOT NULL`
-          : sql`AND ${status} = ${filter}`;
   const lessonDays = sql`LEFT JOIN (SELECT ls.course_uuid, count(DISTINCT ls.day) AS days FROM lessons ls
       WHERE ls.course_uuid = ${courseUuid} GROUP BY ls.course_uuid) n ON n.course_uuid = s.course_uuid`;
   const enrolmentRow = sql`JOIN enrollments e ON e.uuid = s.enrollment_uuid`;
-  const listed = sql`WHERE s.course_uuid = ${courseUuid} AND s.enrolled = 1 ${narrowed}`;
-  // The count and the page's keys join only what the filter reads: every enrolment has its
-  // enrolment row and learner (foreign keys, on delete cascade), and the lesson days, one row per
-  // course, only decide a status. Joining them all for each of 20,000 enrolments, and sorting
-  // their whole rows, cost 90–100 ms of CPU a page; only the page's 25 are read whole (issue 32).
-  const byStatus = filter !== undefined && filter !== 'interacted' && filter !== 'paused';
-  const filtered = sql`${filter === 'paused' ? enrolmentRow : sql``} ${byStatus ? lessonDays : sql``}`;
+  // What the filter reads, and the joins it needs beside the aggregates. The count and the page's
+  // keys join only those: every enrolment has its enrolment row and learner (foreign keys, on
+  // delete cascade), and the lesson days, one row per course, only decide a status. Joining them
+  // all for each of 20,000 enrolments, and sorting their whole rows, cost 90–100 ms of CPU a
+  // page; only the page's 25 are read whole (issue 32).
+  const narrowing =
+    filter === undefined
+      ? { joins: sql``, where: sql`` }
+      : filter === 'interacted'
+        ? { joins: sql``, where: sql`AND s.interacted = 1` }
+        : filter === 'paused'
+          ? { joins: enrolmentRow, where: sql`AND e.pause_reason IS NOT NULL` }
+          : { joins: lessonDays, where: sql`AND ${status} = ${filter}` };
+  const listed = sql`WHERE s.course_uuid = ${courseUuid} AND s.enrolled = 1 ${narrowing.where}`;
   const counted = await sql<{ total: unknown }>`SELECT count(*) AS total
-    FROM analytics_enrollment_stats s ${filtered} ${listed}`.execute(db);
+    FROM analytics_enrollment_stats s ${narrowing.joins} ${listed}`.execute(db);
   const total = toCount(counted.rows[0]?.total);
   if (total === 0) return { rows: [], total };
   const { rows: keys } = await sql<{ uuid: string }>`SELECT l.uuid
-    FROM analytics_enrollment_stats s JOIN learners l ON l.uuid = s.learner_uuid ${filtered} ${listed}
+    FROM analytics_enrollment_stats s JOIN learners l ON l.uuid = s.learner_uuid ${narrowing.joins} ${listed}
     ORDER BY l.last_name, l.first_name, l.uuid
     LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`.execute(db);
   if (keys.length === 0) return { rows: [], total };
