@@ -253,11 +253,8 @@ export const rotateRefreshToken = async (
   const invalid = () => new AppError('INVALID_REFRESH_TOKEN', MESSAGES.invalidRefreshToken);
   let row = await findRefreshRow(db, refreshToken);
   if (!row || row.stage !== expectedStage) throw invalid();
-  const rotated = (pair: TokenPair): Rotation => ({
-    pair,
-    userUuid: row!.user_uuid,
-    familyUuid: row!.family_uuid,
-  });
+  const { user_uuid: userUuid, family_uuid: familyUuid } = row;
+  const rotated = (pair: TokenPair): Rotation => ({ pair, userUuid, familyUuid });
   if (row.used_at === null) {
     if (row.revoked_at !== null || row.expires_at <= clock.now().toISOString()) throw invalid();
     const pair = await spendAndIssue(deps, row, refreshToken);
