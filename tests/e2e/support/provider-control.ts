@@ -127,13 +127,18 @@ const steps = (fakes: FakeProviders) => {
       accounts.slackRequestUrl = fakes.slack.appOf(created.credentials.client_id)?.requestUrl;
       return created;
     },
-    /** The administrator's own Slack account (the workspace's member with this e-mail). */
+    /**
+     * The administrator's own Slack account (the workspace's member with this e-mail): one per
+     * e-mail, as in a workspace, so that a walk run again (a retry) finds the same member.
+     */
     'slack/users': ({ email }: { email: string }) => {
-      accounts.slackUser = fakes.slack.addUser(email);
+      if (accounts.slackUser?.email !== email) accounts.slackUser = fakes.slack.addUser(email);
       return { id: accounts.slackUser.id };
     },
+    /** The administrator's Webex account, one per e-mail like Slack's member. */
     'webex/people': ({ email }: { email: string }) => {
-      accounts.webexPerson = fakes.webex.addPerson(email);
+      if (accounts.webexPerson?.email !== email)
+        accounts.webexPerson = fakes.webex.addPerson(email);
       return { id: accounts.webexPerson.id };
     },
     /** The webhooks our server registered at Webex. */

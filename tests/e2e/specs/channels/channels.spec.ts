@@ -140,7 +140,16 @@ const testLessonAnswered = async (
   await test.step(`${channel}: a test lesson answered`, async () => {
     const section = card.locator('.channel-test-lesson');
     if (address) await section.getByRole('textbox').fill(address);
-    await section.getByRole('button', { name: 'Send me a test lesson' }).click();
+    // The answer to this click, not the status an earlier lesson left (a retry finds one).
+    await Promise.all([
+      card
+        .page()
+        .waitForResponse(
+          (response) =>
+            response.request().method() === 'POST' && response.url().endsWith('/test-lesson'),
+        ),
+      section.getByRole('button', { name: 'Send me a test lesson' }).click(),
+    ]);
     await expect(section.getByRole('status')).toContainText(sent);
     const delivered = await atProvider<TDelivered>('answer', {
       channel,
@@ -171,6 +180,9 @@ test.describe('an administrator following each provider’s guide', () => {
   }) => {
     const fields = fakeProviderFields();
     const email = ACCOUNTS.creator;
+    // A retry walks again in the world the first walk left (the server and the fakes keep their
+    // state): a few answers then differ, as they would for an administrator doing it twice.
+    const firstWalk = test.info().retry === 0 && test.info().repeatEachIndex === 0;
     await page.goto('/channels');
 
     // Slack: the manifest from the page makes the app; its credentials, then one "Add to Slack"
@@ -255,9 +267,12 @@ test.describe('an administrator following each provider’s guide', () => {
           verify_token: fields.whatsapp!.verify_token,
         }),
       ).toEqual({ verified: true });
+      // The first walk is outside WhatsApp's 24-hour window, so the lesson goes as the approved
+      // template; a walk run again is inside the window its answer opened, and the question goes
+      // as a plain message.
       await testLessonAnswered(whatsapp, 'whatsapp', {
         address: '+393331234567',
-        sent: 'as the approved template',
+        ...(firstWalk ? { sent: 'as the approved template' } : {}),
       });
     });
 
@@ -289,13 +304,18 @@ test.describe('an administrator following each provider’s guide', () => {
         await chat.getByLabel(LABELS[key]!, { exact: true }).fill(value);
       }
       await chat.getByRole('button', { name: 'Save and test' }).click();
-      // The key works at once; the audience waits for Chat's first signed event.
-      await expect(chat.locator('.channel-connection-status')).toHaveText('Awaiting verification');
+      // The key works at once; the audience waits for Chat's first signed event (a walk run
+      // again keeps the audience Chat already proved).
+      if (firstWalk) {
+        await expect(chat.locator('.channel-connection-status')).toHaveText(
+          'Awaiting verification',
+        );
+        await expect(chat.locator('.channel-connection-proofs')).toContainText(
+          'Waiting for a signed event from Google Chat for the audience',
+        );
+      }
       await expect(chat.locator('.channel-connection-details')).toContainText(
         'ccp-bot@ccp-project.iam.gserviceaccount.com',
-      );
-      await expect(chat.locator('.channel-connection-proofs')).toContainText(
-        'Waiting for a signed event from Google Chat for the audience',
       );
       const endpointUrl = await guideValue(chat, 'HTTP endpoint URL (this connection)');
       expect(await atProvider('google-chat/add', { email, endpoint_url: endpointUrl })).toEqual({
