@@ -3,10 +3,13 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 import type { DatabaseConfig } from '../../apps/api/src/db/index.ts';
+import { buildApi, npmStartArgs } from './server.ts';
 
 // The API of the learners benches (bench/learners.ts, bench/cli.ts list-all) in a process of its
 // own (./learners-server.ts), so the load generator or the measured client shares no event loop
-// with it.
+// with it. It runs as users run it (issue 32): the bundle apps/api/dist, built when stale, with
+// the Node flags of `npm start`; BENCH_API=source runs the TypeScript source through tsx without
+// them (what the benches measured before 2026-11-27).
 
 export type LearnersServer = {
   port: number;
@@ -22,11 +25,19 @@ export const cpuMsOf = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
+/** The Node flags of `npm start` (root package.json), or none for the source. */
+const startFlags = (): string[] => {
+  if (process.env.BENCH_API === 'source') return [];
+  buildApi();
+  return npmStartArgs().slice(0, -1);
+};
+
 export const startLearnersServer = (config: DatabaseConfig, dataDir: string, userUuid: string) =>
   new Promise<LearnersServer>((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [
+        ...startFlags(),
         // BENCH_SERVER_NODE_ARGS: e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the API.
         ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
         '--import',

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
@@ -31,6 +30,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import type { MetricsOptions } from './plugins/metrics.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { aiRoutes } from './routes/api/ai/index.ts';
 import { webPlugin } from './plugins/web.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -218,8 +218,8 @@ export const buildApp = async (options: AppOptions): Promise<FastifyInstance> =>
 
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, options.metrics ?? {});
-  // The web app sets its own CSP when it is served (web issue); the API answers JSON only.
-  await app.register(fastifyHelmet, { contentSecurityPolicy: false, global: true });
+  // helmet's headers (the web app sets its own CSP when it is served; the API answers JSON only).
+  await app.register(securityHeadersPlugin);
   app.addHook('preValidation', rejectNulCharacters);
   // Multipart bodies are left unread here: the route reads them as they stream in
   // (lib/multipart.ts), with its own limits.

@@ -51,10 +51,20 @@ const touchQuery = preparedQuery<[now: string, familyUuid: string, before: strin
       .where('last_used_at', '<', before),
 );
 
-/** Notes a use of the session, at most once a minute. */
-export const touchSession = async (app: App, familyUuid: string): Promise<void> => {
+/**
+ * Notes a use of the session, at most once a minute. `lastUsedAt` is the stored last use, read
+ * with the access token (null: the family has no session row): the statement runs only when it
+ * would change the row, not on every request (on SQLite an UPDATE takes the write lock even when
+ * it matches nothing). It keeps its own condition: another process may have noted a use since.
+ */
+export const touchSession = async (
+  app: App,
+  familyUuid: string,
+  lastUsedAt: string | null,
+): Promise<void> => {
   const now = app.clock.now();
   const before = new Date(now.getTime() - LAST_USED_EVERY_MS).toISOString();
+  if (lastUsedAt === null || lastUsedAt >= before) return;
   await touchQuery.run(app.db, now.toISOString(), familyUuid, before);
 };
 

@@ -128,30 +128,55 @@ const coursesOfLearners = preparedListQuery<[], LearnerCourseRow>(0, (db, _marke
     .orderBy('c.uuid'),
 );
 
+/** What a learner's wire shape holds that only a write to learners or lists changes. */
+type TStoredFields = Omit<TLearner, 'learning_time' | 'courses' | 'analytics' | 'status'>;
+
+/** A learner's stored fields, in ZLearnerSchema's order (the wire's, up to `deleted_at`). */
+const storedFields = (
+  row: LearnersTable,
+  lists: readonly TLearnerListRef[],
+  names: Map<string, string>,
+): TStoredFields => ({
+  uuid: row.uuid,
+  first_name: row.first_name,
+  last_name: row.last_name,
+  email: row.email,
+  phone: normalizePhoneFromServer(row.phone),
+  locale: oneOf<TLocale>(LOCALES, row.locale, DEFAULT_LOCALE),
+  time_zone: row.time_zone,
+  channels: channelKeysOf(row).map((key) => ({ key, name: names.get(key) ?? key })),
+  learners_lists: lists.map(({ uuid, name }) => ({ uuid, name })),
+  active: row.active === 1,
+  reachability: oneOf<TReachability>(REACHABILITY, row.reachability, 'unknown'),
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  deleted_at: row.deleted_at,
+});
+
+const statusOf = (row: LearnersTable): TLearner['status'] =>
+  row.deleted_at === null ? 'active' : 'archived';
+
+/** What a learner's wire shape holds that other writes change: courses, figures, time spent. */
+type TCurrentFields = Pick<TLearner, 'learning_time' | 'courses' | 'analytics'>;
+
 /**
- * The wire shape of learners, loading their lists (unless given: a page of learners remembers
- * them per version of the company's learners) and courses in two queries for the batch.
+ * Each learner's courses and figures, read in two queries for the batch (on every request: they
+ * change without a write to learners or lists).
  */
-export const serializeLearners = async (
+const currentFieldsOf = async (
   db: Db,
-  rows: LearnersTable[],
-  knownLists?: Map<string, TLearnerListRef[]>,
-): Promise<TLearner[]> => {
-  if (rows.length === 0) return [];
-  const uuids = rows.map((row) => row.uuid);
-  const [names, listsByLearner, courseRows, summaries] = await Promise.all([
-    channelNames(db),
-    knownLists ?? listsOfLearners(db, uuids),
-    coursesOfLearners.run(db, [], uuids).then((result) => result.rows),
+  rows: readonly LearnersTable[],
+): Promise<(row: LearnersTable) => TCurrentFields> => {
+  const [courseRows, summaries] = await Promise.all([
+    coursesOfLearners.run(
+      db,
+      [],
+      rows.map((row) => row.uuid),
+    ),
     summariesOf(db, rows),
   ]);
-  const coursesByLearner = groupBy(courseRows, (row) => row.learner_uuid);
-
-  return rows.map((row): TLearner => {
-    const lists: TLearnerListRef[] = (listsByLearner.get(row.uuid) ?? []).map(({ uuid, name }) => ({
-      uuid,
-      name,
-    }));
+  const coursesByLearner = groupBy(courseRows.rows, (row) => row.learner_uuid);
+  return (row) => {
     // A learner in two lists of one course names that course once.
     const courses: TLearnerCourse[] = [];
     for (const course of coursesByLearner.get(row.uuid) ?? []) {
@@ -162,28 +187,105 @@ export const serializeLearners = async (
         status: oneOf<TCourseStatus>(COURSE_STATUSES, course.status, 'draft'),
       });
     }
-    const { learning_time, ...analytics } = summaries.get(row.uuid) ?? NO_COURSES;
+    const summary = summaries.get(row.uuid) ?? NO_COURSES;
     return {
-      uuid: row.uuid,
-      first_name: row.first_name,
-      last_name: row.last_name,
-      email: row.email,
-      phone: normalizePhoneFromServer(row.phone),
-      locale: oneOf<TLocale>(LOCALES, row.locale, DEFAULT_LOCALE),
-      time_zone: row.time_zone,
-      channels: channelKeysOf(row).map((key) => ({ key, name: names.get(key) ?? key })),
-      learners_lists: lists,
-      active: row.active === 1,
-      reachability: oneOf<TReachability>(REACHABILITY, row.reachability, 'unknown'),
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      deleted_at: row.deleted_at,
+      learning_time: summary.learning_time,
+      courses,
+      analytics: {
+        courses_activity: summary.courses_activity,
+        courses_completion: summary.courses_completion,
+        courses_progress: summary.courses_progress,
+      },
+    };
+  };
+};
+
+/**
+ * The wire shape of learners, loading their lists (unless given: a page of learners remembers
+ * them per version of the company's learners) and courses in two queries for the batch.
+ */
+export const serializeLearners = async (
+  db: Db,
+  rows: LearnersTable[],
+  knownLists?: Map<string, TLearnerListRef[]>,
+): Promise<TLearner[]> => {
+  if (rows.length === 0) return [];
+  const [names, listsByLearner, currentOf] = await Promise.all([
+    channelNames(db),
+    knownLists ??
+      listsOfLearners(
+        db,
+        rows.map((row) => row.uuid),
+      ),
+    currentFieldsOf(db, rows),
+  ]);
+  return rows.map((row): TLearner => {
+    const { learning_time, courses, analytics } = currentOf(row);
+    return {
+      ...storedFields(row, listsByLearner.get(row.uuid) ?? [], names),
       learning_time,
-      status: row.deleted_at === null ? 'active' : 'archived',
+      status: statusOf(row),
       courses,
       analytics,
     };
   });
+};
+
+/**
+ * A learner as JSON text around what is read on every request: `head` + learning time +
+ * `middle` + courses + `,"analytics":` + figures + `}` (ZLearnerSchema's order, as the route's
+ * schema serializer writes it).
+ */
+type LearnerJsonParts = { row: LearnersTable; head: string; middle: string };
+
+/**
+ * The JSON parts of a remembered page's learners, by the page's rows (learner-page.ts keeps the
+ * same rows and lists per version of the company's learners): a page asked again writes only its
+ * courses and figures. Channel names change with migrations only.
+ */
+const jsonPartsByPage = new WeakMap<LearnersTable[], Promise<LearnerJsonParts[]>>();
+
+const jsonPartsOf = async (
+  db: Db,
+  rows: LearnersTable[],
+  lists: Map<string, TLearnerListRef[]>,
+): Promise<LearnerJsonParts[]> => {
+  const names = await channelNames(db);
+  return rows.map((row) => {
+    const stored = JSON.stringify(storedFields(row, lists.get(row.uuid) ?? [], names));
+    return {
+      row,
+      head: `${stored.slice(0, -1)},"learning_time":`,
+      middle: `,"status":${JSON.stringify(statusOf(row))},"courses":`,
+    };
+  });
+};
+
+/**
+ * A remembered page of learners (rows and lists from learnerPage) as the JSON text of their
+ * wire shapes, comma-separated: the same text the route's schema serializer writes for
+ * serializeLearners' answer, with the stored fields written once per page.
+ */
+export const learnersJson = async (
+  db: Db,
+  rows: LearnersTable[],
+  lists: Map<string, TLearnerListRef[]>,
+): Promise<string> => {
+  if (rows.length === 0) return '';
+  let parts = jsonPartsByPage.get(rows);
+  if (!parts) {
+    parts = jsonPartsOf(db, rows, lists);
+    jsonPartsByPage.set(rows, parts);
+    // A failed read is not remembered (the request that asked reports the error).
+    void parts.catch(() => jsonPartsByPage.delete(rows));
+  }
+  const [written, currentOf] = await Promise.all([parts, currentFieldsOf(db, rows)]);
+  return written
+    .map(({ row, head, middle }) => {
+      const { learning_time, courses, analytics } = currentOf(row);
+      return `${head}${JSON.stringify(learning_time)}${middle}${JSON.stringify(courses)},"analytics":${JSON.stringify(analytics)}}`;
+    })
+    .join(',');
 };
 
 export const serializeLearner = async (db: Db, row: LearnersTable): Promise<TLearner> => {

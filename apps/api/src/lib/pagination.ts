@@ -48,3 +48,21 @@ export const paginated = <T>(
     },
   };
 };
+
+/** The content type of an answer sent as JSON text (Fastify's own for a serialized object). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The same envelope as JSON text around items already written as JSON (comma-separated), in the
+ * order the route's schema serializer writes it: `count` is how many items `itemsJson` holds.
+ */
+export const paginatedJson = (
+  itemsJson: string,
+  count: number,
+  total: number,
+  request: PageRequest,
+  url: string,
+): string => {
+  const { meta, links } = paginated(new Array<never>(count), total, request, url);
+  return `{"data":[${itemsJson}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
+};

@@ -94,18 +94,29 @@ export const demoteFamilyToFirstStep = async (
     .execute();
 };
 
-type AccessRow = UsersTable & { stage: AuthStage; family_uuid: string };
+type AccessRow = UsersTable & {
+  stage: AuthStage;
+  family_uuid: string;
+  session_last_used_at: string | null;
+};
 
 // Asked on every authenticated request: built and compiled once (db/prepared.ts), so a request
-// pays SQLite's look-up by key, not Kysely's building of a nine-clause join.
+// pays SQLite's look-up by key, not Kysely's building of a nine-clause join. The session's last
+// use comes with it, so that noting a use (accounts/sessions.ts) needs no statement when it is
+// not due.
 const liveAccessToken = preparedQuery<[tokenHash: string, now: string], AccessRow>(
   2,
   (db, tokenHash, now) =>
     db
       .selectFrom('auth_tokens')
       .innerJoin('users', 'users.uuid', 'auth_tokens.user_uuid')
+      .leftJoin('auth_sessions', 'auth_sessions.family_uuid', 'auth_tokens.family_uuid')
       .selectAll('users')
-      .select(['auth_tokens.stage', 'auth_tokens.family_uuid'])
+      .select([
+        'auth_tokens.stage',
+        'auth_tokens.family_uuid',
+        'auth_sessions.last_used_at as session_last_used_at',
+      ])
       .where('auth_tokens.token_hash', '=', tokenHash)
       .where('auth_tokens.kind', '=', 'access')
       .where('auth_tokens.revoked_at', 'is', null)
@@ -114,7 +125,10 @@ const liveAccessToken = preparedQuery<[tokenHash: string, now: string], AccessRo
       .where('users.deactivated_at', 'is', null),
 );
 
-/** The live access token's user and stage, or null. */
+/**
+ * The live access token's user and stage, or null; with its session's last use (null when the
+ * family has no session row).
+ */
 export const findAccessToken = async (
   { db, clock }: Pick<TokenDeps, 'db' | 'clock'>,
   token: string,
@@ -123,13 +137,14 @@ export const findAccessToken = async (
   stage: AuthStage;
   tokenHash: string;
   familyUuid: string;
+  sessionLastUsedAt: string | null;
 } | null> => {
   const tokenHash = hashToken(token);
   const { rows } = await liveAccessToken.run(db, tokenHash, clock.now().toISOString());
   const row = rows[0];
   if (!row) return null;
-  const { stage, family_uuid: familyUuid, ...user } = row;
-  return { user, stage, tokenHash, familyUuid };
+  const { stage, family_uuid: familyUuid, session_last_used_at: sessionLastUsedAt, ...user } = row;
+  return { user, stage, tokenHash, familyUuid, sessionLastUsedAt };
 };
 
 /** Seconds an access token stays valid once its sign-in was refreshed (issue 11 §11). */

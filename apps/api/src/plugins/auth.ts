@@ -88,8 +88,9 @@ export const authPlugin = fp(
       if (firstStepOnly && required !== 'otp') {
         throw new AppError('TWO_FACTOR_REQUIRED', MESSAGES.twoFactorRequired);
       }
-      request.auth = found;
-      if (found.stage === 'full') await touchSession(app, found.familyUuid);
+      const { sessionLastUsedAt, ...auth } = found;
+      request.auth = auth;
+      if (auth.stage === 'full') await touchSession(app, auth.familyUuid, sessionLastUsedAt);
     });
   },
   { name: 'ccp-auth', dependencies: ['ccp-errors'] },

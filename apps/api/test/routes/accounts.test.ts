@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import {
   buildTestApp,
@@ -427,6 +427,44 @@ describe('account settings', () => {
     expect(out.json.data).toEqual({ signed_out: 1 });
     expect((await me(app, laptop.access_token)).statusCode).toBe(401);
     expect((await me(app, phone.access_token)).statusCode).toBe(200);
+  });
+
+  it('notes a session’s use once a minute, with no write between', async () => {
+    const company = await createCompany(app);
+    const user = await createUser(app, company);
+    const session = await signInWithCode(app, user.email);
+    const signedInAt = app.clock.now().toISOString();
+    const lastUsed = async () =>
+      (
+        await app.db
+          .selectFrom('auth_sessions')
+          .select('last_used_at')
+          .where('user_uuid', '=', user.uuid)
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
+    const statements = vi.spyOn(app.db, 'executeQuery');
+    const sessionWrites = () =>
+      statements.mock.calls.filter(([query]) =>
+        /^update "auth_sessions"/i.test((query as { sql: string }).sql),
+      ).length;
+    try {
+      app.testClock.advance(30_000);
+      expect((await me(app, session.access_token)).statusCode).toBe(200);
+      expect(await lastUsed()).toBe(signedInAt);
+      // Not due: the stored last use, read with the access token, says so without a statement.
+      expect(sessionWrites()).toBe(0);
+      app.testClock.advance(31_000);
+      expect((await me(app, session.access_token)).statusCode).toBe(200);
+      const noted = app.clock.now().toISOString();
+      expect(await lastUsed()).toBe(noted);
+      expect(sessionWrites()).toBe(1);
+      app.testClock.advance(59_000);
+      expect((await me(app, session.access_token)).statusCode).toBe(200);
+      expect(await lastUsed()).toBe(noted);
+      expect(sessionWrites()).toBe(1);
+    } finally {
+      statements.mockRestore();
+    }
   });
 
   it('re-enrols the authenticator: 2FA is off until set up again', async () => {

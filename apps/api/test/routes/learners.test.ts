@@ -1,4 +1,4 @@
-import { MESSAGES } from '@ccp/schemas';
+import { MESSAGES, ZListLearnersResponseSchema } from '@ccp/schemas';
 import { describe, expect, it } from 'vitest';
 
 import { searchInSql } from '../../src/learners/learner-page.ts';
@@ -765,6 +765,36 @@ describe('learners API', async () => {
       expect(page.json.data[0].courses).toEqual([
         { uuid: expect.any(String), name: 'Pitching', status: 'scheduled' },
       ]);
+    });
+
+    it('writes a page asked again in the schema’s order, with the courses added since', async () => {
+      const { headers, company } = await createSignedInUser(app);
+      const learner = await insertLearner(app, company.uuid, {
+        first_name: 'Zoë "Zo"',
+        phone: '393331234567',
+        channels: ['whatsapp'],
+      });
+      const list = await insertList(app, company.uuid, 'Sales', [learner.uuid]);
+      const ask = () => call(app, { method: 'GET', url: '/api/v1/learners?per_page=5', headers });
+      const before = await ask();
+      expect(before.json.data[0].courses).toEqual([]);
+      // A course reaches the learner through a list: no write to learners or lists, so the page
+      // is remembered; its courses and figures are read again.
+      await insertCourse(app, company, { name: 'Pitching', status: 'active', lists: [list.uuid] });
+      const after = await ask();
+      expect(after.statusCode).toBe(200);
+      expect(after.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(after.json.data[0].courses).toEqual([
+        { uuid: expect.any(String), name: 'Pitching', status: 'active' },
+      ]);
+      // Byte for byte what the route's schema writes: its keys in order, nothing else.
+      expect(after.body).toBe(JSON.stringify(ZListLearnersResponseSchema.parse(after.json)));
+      const one = await call(app, {
+        method: 'GET',
+        url: `/api/v1/learners/${learner.uuid}`,
+        headers,
+      });
+      expect(after.json.data[0]).toEqual(one.json.data);
     });
 
     it('answers 404 for another company’s list', async () => {

@@ -15,15 +15,15 @@ import {
   fillMessage,
 } from '@ccp/schemas';
 import type { TFieldErrors, TLearnerInput } from '@ccp/schemas';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import type { Db } from '../../../db/index.ts';
 import {
+  learnersJson,
   reachabilityOf,
   serializeLearner,
-  serializeLearners,
 } from '../../../learners/learner-serializer.ts';
 import { learnerPage } from '../../../learners/learner-page.ts';
 import {
@@ -44,8 +44,7 @@ import {
 } from '../../../learners/learners-repository.ts';
 import { AppError, validationError } from '../../../lib/app-error.ts';
 import { isoNow } from '../../../lib/clock.ts';
-import { fastResponseSerializer } from '../../../lib/fast-serializer.ts';
-import { pageRequest, paginated } from '../../../lib/pagination.ts';
+import { JSON_CONTENT_TYPE, pageRequest, paginatedJson } from '../../../lib/pagination.ts';
 import { withCompanyLock } from '../../../lib/company-lock.ts';
 import { assertWithinPlan } from '../../../lib/plan-limits.ts';
 import { usageOf } from '../../../lib/usage.ts';
@@ -81,8 +80,15 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data: await serializeLearner(app.db, row) };
   };
 
+  /**
+   * A page of learners as the JSON text of ZListLearnersResponseSchema: the page's stored fields
+   * are written once per version (learnersJson), so a page asked again writes only its courses
+   * and figures. Sent as it is: Fastify sends a string with a JSON content type unmodified,
+   * without the route's serializer (its Reply reference, "Strings").
+   */
   const listLearners = async (
     request: FastifyRequest,
+    reply: FastifyReply,
     companyUuid: string,
     query: z.output<typeof ZListLearnersQuerySchema>,
     listUuid?: string,
@@ -96,7 +102,10 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
       search: query.search?.trim() || undefined,
       page,
     });
-    return paginated(await serializeLearners(app.db, rows, lists), total, page, request.url);
+    const learners = await learnersJson(app.db, rows, lists);
+    return reply
+      .type(JSON_CONTENT_TYPE)
+      .send(paginatedJson(learners, rows.length, total, page, request.url));
   };
 
   app.post(
@@ -141,10 +150,8 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: ZListLearnersQuerySchema,
         response: { 200: ZListLearnersResponseSchema },
       },
-      // The hot list: written by a compiled serializer, not parsed by zod first.
-      serializerCompiler: fastResponseSerializer,
     },
-    async (request) => listLearners(request, companyOf(request), request.query),
+    async (request, reply) => listLearners(request, reply, companyOf(request), request.query),
   );
 
   app.get(
@@ -157,11 +164,9 @@ export const learnersRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: ZListLearnersQuerySchema,
         response: { 200: ZListLearnersResponseSchema },
       },
-      // The hot list: written by a compiled serializer, not parsed by zod first.
-      serializerCompiler: fastResponseSerializer,
     },
-    async (request) =>
-      listLearners(request, companyOf(request), request.query, request.params.listUuid),
+    async (request, reply) =>
+      listLearners(request, reply, companyOf(request), request.query, request.params.listUuid),
   );
 
   app.get(
