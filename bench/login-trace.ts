@@ -26,6 +26,9 @@ const TOP = Number(process.env.BENCH_TOP ?? 25);
 const OUT = path.join(REPO, 'bench/out/login-trace');
 // BENCH_REUSE=1: trace the builds of the previous run (comparing a change built elsewhere).
 const REUSE = process.env.BENCH_REUSE === '1';
+// BENCH_COMPARE=<dir>: also traces /login of another build (`vite build --outDir <dir>` of an
+// older commit) in the same rounds, as a third column.
+const COMPARE = process.env.BENCH_COMPARE;
 const CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -67,7 +70,7 @@ const mainThreadOf = (events: TraceEvent[], origin: string) => {
       event.name === 'ParseHTML' &&
       (event.args as { beginData?: { url?: string } })?.beginData?.url?.startsWith(origin),
   );
-  if (!parse) throw new Error('No ParseHTML event of the page in the trace.');
+  if (!parse) throw new Error(`No ParseHTML event of ${origin} in the trace.`);
   return { pid: parse.pid, tid: parse.tid };
 };
 
@@ -150,6 +153,18 @@ const tracedLoad = async (browser: Browser, url: string): Promise<Profile> => {
   }
 };
 
+// Now and then a trace lacks the page's ParseHTML event (seen at loads 0.4–6, either page):
+// that load is taken again, up to three times.
+const tracedOnce = async (browser: Browser, url: string): Promise<Profile> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await tracedLoad(browser, url);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+};
+
 const main = async () => {
   const existing = { webDist: path.join(OUT, 'web-dist'), bareDist: path.join(OUT, 'bare-dist') };
   if (!REUSE || !existsSync(existing.webDist)) cleanOut(OUT);
@@ -157,24 +172,28 @@ const main = async () => {
     REUSE && existsSync(existing.webDist) ? existing : await buildWebAndBare(OUT);
   const web = await serve(webDist);
   const bare = await serve(bareDist);
+  const other = COMPARE ? await serve(path.resolve(COMPARE)) : null;
   const browser = await launchChromium();
   try {
     const pages = [
       { name: 'bare', url: `${bare.url}/`, runs: [] as Profile[] },
       { name: 'login', url: `${web.url}/login`, runs: [] as Profile[] },
+      ...(other ? [{ name: 'compared', url: `${other.url}/login`, runs: [] as Profile[] }] : []),
     ];
-    for (const target of pages) await tracedLoad(browser, target.url);
+    for (const target of pages) await tracedOnce(browser, target.url);
     await alternately(pages, RUNS, async (target) => {
-      target.runs.push(await tracedLoad(browser, target.url));
+      target.runs.push(await tracedOnce(browser, target.url));
     });
-    const [bareRuns, loginRuns] = [pages[0]!.runs, pages[1]!.runs];
     const med = (runs: Profile[], pick: (run: Profile) => number) => median(runs.map(pick));
-    const line = (label: string, bareMs: number, loginMs: number) =>
-      `${label.slice(0, 33).padEnd(34)}${bareMs.toFixed(1).padStart(9)}${loginMs.toFixed(1).padStart(9)}\n`;
+    const line = (label: string, values: number[]) =>
+      `${label.slice(0, 33).padEnd(34)}${values.map((ms) => ms.toFixed(1).padStart(9)).join('')}\n`;
     const header = (label: string) =>
-      `${label.padEnd(34)}${'bare'.padStart(9)}${'login'.padStart(9)}\n`;
+      `${label.padEnd(34)}${pages.map((target) => target.name.padStart(9)).join('')}\n`;
     const both = (label: string, pick: (run: Profile) => number) =>
-      line(label, med(bareRuns, pick), med(loginRuns, pick));
+      line(
+        label,
+        pages.map((target) => med(target.runs, pick)),
+      );
     process.stdout.write(
       `\n${RUNS} traced cold loads each, navigation start → form visible (medians, ms):\n\n` +
         header('') +
@@ -183,17 +202,18 @@ const main = async () => {
         both('main thread CPU', (run) => run.cpuMs) +
         '\n',
     );
-    const names = new Set([...bareRuns, ...loginRuns].flatMap((run) => [...run.self.keys()]));
+    const names = new Set(
+      pages.flatMap((target) => target.runs.flatMap((run) => [...run.self.keys()])),
+    );
     const rows = [...names]
       .map((name) => ({
         name,
-        bare: med(bareRuns, (run) => run.self.get(name) ?? 0),
-        login: med(loginRuns, (run) => run.self.get(name) ?? 0),
+        values: pages.map((target) => med(target.runs, (run) => run.self.get(name) ?? 0)),
       }))
-      .sort((a, b) => Math.max(b.login, b.bare) - Math.max(a.login, a.bare))
+      .sort((a, b) => Math.max(...b.values) - Math.max(...a.values))
       .slice(0, TOP);
     process.stdout.write(header('self time by event'));
-    for (const row of rows) process.stdout.write(line(row.name, row.bare, row.login));
+    for (const row of rows) process.stdout.write(line(row.name, row.values));
     for (const target of pages) {
       process.stdout.write(`\nResources of ${target.name} (median start–finish, ms):\n`);
       const paths = new Set(target.runs.flatMap((run) => [...run.resources.keys()]));
@@ -210,6 +230,7 @@ const main = async () => {
     await browser.close();
     await web.close();
     await bare.close();
+    await other?.close();
   }
 };
 

@@ -19,12 +19,15 @@ import {
 // way. Targets (issue 32; issue 4's were 280 KB and 1.5×): login JS ≤ 100 KB gzip; form visible
 // in ≤ 1.3× the bare page's time. bench/login-trace.ts shows where the time goes.
 // Run: npx tsx bench/login.ts  (BENCH_RUNS=7 cold loads per page, CHROMIUM_PATH=/usr/bin/chromium).
+// BENCH_COMPARE=<dir>: also loads /login of another build of the web app (`vite build --outDir
+// <dir>` of an older commit) in the same rounds, for a before/after that meets the same load.
 
 const TARGET_JS_KB = 100;
 const TARGET_TIME_RATIO = 1.3;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 // Inside the repository, so the bare page's imports resolve to the root node_modules.
 const OUT = path.join(REPO, 'bench/out/login');
+const COMPARE = process.env.BENCH_COMPARE;
 
 const sum = (load: Load, field: 'gzip' | 'wire') =>
   [...load.scripts.values()].reduce((total, sizes) => total + sizes[field], 0);
@@ -36,11 +39,15 @@ const main = async () => {
 
   const web = await serve(webDist);
   const bare = await serve(bareDist);
+  const other = COMPARE ? await serve(path.resolve(COMPARE)) : null;
   const browser = await launchChromium();
   try {
     const pages = [
       { name: 'bare React page', url: `${bare.url}/`, loads: [] as Load[] },
       { name: 'CCP /login', url: `${web.url}/login`, loads: [] as Load[] },
+      ...(other
+        ? [{ name: '/login compared', url: `${other.url}/login`, loads: [] as Load[] }]
+        : []),
     ] as const;
     // A first visit warms the servers and the browser up; it is not counted.
     for (const target of pages) await coldLoad(browser, target.url);
@@ -61,7 +68,11 @@ const main = async () => {
         maxMs: Math.max(...target.loads.map((load) => load.visibleMs)),
       };
     });
-    const [bareRow, loginRow] = rows as [(typeof rows)[0], (typeof rows)[0]];
+    const [bareRow, loginRow, otherRow] = rows as [
+      (typeof rows)[0],
+      (typeof rows)[0],
+      (typeof rows)[0] | undefined,
+    ];
 
     process.stdout.write('\nScripts /login loads (gzip -9 of each response body):\n');
     const login = pages[1].loads[0]!;
@@ -95,15 +106,32 @@ const main = async () => {
     }
     const sizeRatio = loginRow.gzipKb / bareRow.gzipKb;
     const timeRatio = loginRow.medianMs / bareRow.medianMs;
-    // Each round's two loads met the same machine: the median of their ratios moves less with
-    // the load than the ratio of the medians (the verdict's).
-    const paired = median(
-      pages[1].loads.map((load, run) => load.visibleMs / pages[0].loads[run]!.visibleMs),
-    );
+    // Each round's loads met the same machine: the median of their ratios moves less with the
+    // load than the ratio of the medians (the verdict's).
+    const pairedTo = (of: Load[], to: Load[]) =>
+      median(of.map((load, run) => load.visibleMs / to[run]!.visibleMs));
+    const paired = pairedTo(pages[1].loads, pages[0].loads);
     process.stdout.write(
       line(['ratio', '', `${sizeRatio.toFixed(2)}×`, '', '', `${timeRatio.toFixed(2)}×`, '']) +
         line(['paired ratio', '', '', '', '', `${paired.toFixed(2)}×`, '']),
     );
+    if (otherRow && pages[2]) {
+      const otherPaired = pairedTo(pages[2].loads, pages[0].loads);
+      const change = pairedTo(pages[1].loads, pages[2].loads);
+      process.stdout.write(
+        line([
+          'compared: ratio',
+          '',
+          '',
+          '',
+          '',
+          `${(otherRow.medianMs / bareRow.medianMs).toFixed(2)}×`,
+          '',
+        ]) +
+          line(['compared: paired', '', '', '', '', `${otherPaired.toFixed(2)}×`, '']) +
+          line(['this / compared', '', '', '', '', `${change.toFixed(2)}×`, '']),
+      );
+    }
 
     const jsOk = loginRow.gzipKb <= TARGET_JS_KB;
     const timeOk = timeRatio <= TARGET_TIME_RATIO;
@@ -119,6 +147,7 @@ const main = async () => {
     await browser.close();
     await web.close();
     await bare.close();
+    await other?.close();
   }
 };
 

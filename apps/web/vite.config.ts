@@ -108,7 +108,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
       output: {
-        // Everything the entry needs (React, i18next, the sign-in screen) in one file next to
+        // Everything the entry needs (React, the sign-in screen and its texts) in one file next to
         // it, instead of the small chunks it shares with the app: fewer requests before /login.
         codeSplitting: { groups: [{ name: 'boot', tags: ['$initial'] }] },
       },

@@ -2,8 +2,8 @@ import { defineConfig, mergeConfig } from 'vitest/config';
 
 import viteConfig from './vite.config.ts';
 
-// The app's own Vite config (its plugins resolve `virtual:boot-texts/*`, which src/i18n.ts
-// imports), with the tests' settings on top.
+// The app's own Vite config (its plugins resolve `virtual:boot-texts/*`, which src/main.tsx and
+// src/lib/language-packs.ts import), with the tests' settings on top.
 export default mergeConfig(
   viteConfig,
   defineConfig({

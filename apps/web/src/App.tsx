@@ -4,7 +4,6 @@ import { Refine, useInvalidateAuthStore } from '@refinedev/core';
 import routerProvider, { UnsavedChangesNotifier } from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import type { ThemeConfig } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
 
 import { AuthSync } from './components/auth-sync.tsx';
@@ -15,8 +14,9 @@ import { OfflineBanner } from './components/layout/offline-banner.tsx';
 import { GlobalFeedback } from './components/modals/global-feedback.tsx';
 import { RouteGuard } from './components/route-guard.tsx';
 import { ROUTES } from './config.ts';
-import { antdLocaleFor, currentLanguage, i18nProvider } from './i18n.ts';
+import { antdLocaleFor, i18nProvider } from './i18n.ts';
 import { lazyNamed } from './lib/lazy-named.ts';
+import { useTexts } from './lib/texts.ts';
 import { LoginPage } from './pages/login/index.tsx';
 import { pageLoaders } from './pages/loaders.ts';
 import { lazyAuthProvider, lazyDataProvider } from './providers/lazy.ts';
@@ -78,8 +78,7 @@ const InvitationRoute = () => {
 
 export const App = () => {
   // Re-renders on a language change, so antd's texts follow.
-  useTranslation();
-  const locale = antdLocaleFor(currentLanguage());
+  const locale = antdLocaleFor(useTexts().language);
   return (
     <BrowserRouter>
       <AppLinkContext.Provider value={renderRouterLink}>

@@ -21,6 +21,8 @@ const SIGN_IN_MODULES = [
   'components/layout/logo.tsx',
   'components/layout/language-switch.tsx',
   'components/layout/offline-banner.tsx',
+  'components/plain/auth-card.tsx',
+  'components/plain/controls.tsx',
   'lib/use-page-title.ts',
 ];
 

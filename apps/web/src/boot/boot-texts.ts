@@ -10,6 +10,8 @@ export const BOOT_TEXT_KEYS = [
   'buttons',
   'modals.error',
   'validation.offline',
+  // The plain form's "This field is required." (components/plain/auth-card.tsx).
+  'validation.required',
   'validation.otpInvalid',
   'validation.recoveryCodeInvalid',
 ] as const;

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 
 import type { TMessage } from '../lib/messages.ts';
 import { translateMessage } from '../lib/translate-message.ts';
+import { currentTexts, useTexts } from '../lib/texts.ts';
 import { uiEvents } from '../lib/ui-events.ts';
 
 /** How long a toast stays, as antd's notification (4.5 s). */
@@ -12,7 +12,7 @@ type TToast = { id: number; text: string };
 
 /** The error modal of spec §7 ("Wow, slow down…" after too many attempts) as a native dialog. */
 const ErrorDialog = ({ message, onClose }: { message: TMessage; onClose: () => void }) => {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const id = useId();
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -45,7 +45,6 @@ const ErrorDialog = ({ message, onClose }: { message: TMessage; onClose: () => v
  * error modal and the toasts (top right). The app's GlobalFeedback does the same with antd.
  */
 export const SignInFeedback = () => {
-  const { t } = useTranslation();
   const [error, setError] = useState<TMessage | null>(null);
   const [toasts, setToasts] = useState<TToast[]>([]);
 
@@ -55,7 +54,9 @@ export const SignInFeedback = () => {
     const stops = [
       uiEvents.on('errorModal', setError),
       uiEvents.on('toast', (message) => {
-        const text = translateMessage(message, t);
+        // In the language shown now; read at the event, so the listeners stay subscribed while
+        // the translator changes (i18next taking over, a language switch) and toasts keep their timers.
+        const text = translateMessage(message, currentTexts().t);
         next += 1;
         const id = next;
         // The same failure from parallel calls shows once.
@@ -73,7 +74,7 @@ export const SignInFeedback = () => {
       for (const stop of stops) stop();
       for (const timer of timers) clearTimeout(timer);
     };
-  }, [t]);
+  }, []);
 
   return (
     <>

@@ -12,8 +12,9 @@ type Props = {
 
 /**
  * /login for a visitor without a session: the sign-in page in the public frame with only React
- * and i18next loaded, so the form shows about as fast as a bare React page (issue 4's target).
- * Refine, antd and the router load once the password is accepted.
+ * loaded and its own texts (lib/translator.ts), so the form shows about as fast as a bare React
+ * page (issues 4 and 32). i18next follows once the user types; Refine, antd and the router once
+ * the password is accepted.
  */
 export const SignInShell = ({ onSignedIn, onCredentialsAccepted }: Props) => (
   <>

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 
-import { currentLanguage } from '../i18n.ts';
+import { currentLanguage } from './texts.ts';
 
 /** A country's name from its ISO code in the user's language (Intl.DisplayNames): 'IT' → 'Italia'. */
 export const useCountryName = () =>

@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+
+import { useTexts } from './texts.ts';
 
 /** Sets the tab title to "<page> · CCP" in the current language. */
 export const usePageTitle = (title: string) => {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const appName = t('app.name');
   useEffect(() => {
     document.title = `${title} · ${appName}`;

@@ -11,7 +11,7 @@ import {
 import type { CcpAuthProvider } from '@ccp/data-provider';
 
 import { PENDING_SETUP_STORAGE_KEY } from '../config.ts';
-import { currentLanguage } from '../i18n.ts';
+import { currentLanguage } from '../lib/texts.ts';
 import { classroomChoiceStore } from '../lib/classroom-choice.ts';
 import { reactionMessage } from '../lib/messages.ts';
 import { uiEvents } from '../lib/ui-events.ts';

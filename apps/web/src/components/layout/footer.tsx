@@ -1,11 +1,10 @@
-import { useTranslation } from 'react-i18next';
-
 import { LINKS, ROUTES } from '../../config.ts';
+import { useTexts } from '../../lib/texts.ts';
 import { AppLink } from './app-link.tsx';
 
 /** On every page (spec §2): FAQ, support by e-mail, sales booking, marketing site, dashboard. */
 export const Footer = () => {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   return (
     <footer className="site-footer">
       <div className="site-footer-inner">

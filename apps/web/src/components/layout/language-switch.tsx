@@ -1,12 +1,11 @@
 import { LOCALES } from '@ccp/schemas';
-import { useTranslation } from 'react-i18next';
 
 import { LANGUAGE_NAMES } from '../../config.ts';
-import { changeLanguage, isLocale } from '../../i18n.ts';
+import { changeLanguage, isLocale, useTexts } from '../../lib/texts.ts';
 
 /** The interface language (en/it/de); a native select, so it works with keyboard and screen readers. */
 export const LanguageSwitch = () => {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTexts();
   return (
     <label className="language-switch">
       <span className="visually-hidden">{t('layout.language')}</span>
@@ -17,7 +16,7 @@ export const LanguageSwitch = () => {
         />
       </svg>
       <select
-        value={i18n.language}
+        value={language}
         onChange={(event) => {
           const next = event.target.value;
           if (isLocale(next)) void changeLanguage(next);

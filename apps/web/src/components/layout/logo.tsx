@@ -1,10 +1,9 @@
-import { useTranslation } from 'react-i18next';
-
+import { useTexts } from '../../lib/texts.ts';
 import { AppLink } from './app-link.tsx';
 
 /** The product mark and name, linking home (the dashboard, or the login when signed out). */
 export const Logo = ({ to }: { to: string }) => {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   return (
     <AppLink to={to} className="logo" aria-label={t('layout.logoHome')}>
       <svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true" focusable="false">

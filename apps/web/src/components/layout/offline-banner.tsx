@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+
+import { useTexts } from '../../lib/texts.ts';
 
 const subscribe = (onChange: () => void) => {
   window.addEventListener('online', onChange);
@@ -12,7 +13,7 @@ const subscribe = (onChange: () => void) => {
 
 /** Spec §8: "Seems like you are offline. Please check your internet connection." */
 export const OfflineBanner = () => {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const online = useSyncExternalStore(
     subscribe,
     () => navigator.onLine,

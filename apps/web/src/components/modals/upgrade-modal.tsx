@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { LINKS } from '../../config.ts';
-import { currentLanguage } from '../../i18n.ts';
+import { currentLanguage } from '../../lib/texts.ts';
 import { upgradeTexts, upgradeThanks } from '../../lib/upgrade-texts.ts';
 import type { TUpgradeRequest } from '../../lib/upgrade-texts.ts';
 

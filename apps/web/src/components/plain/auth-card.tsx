@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 
+import { useTexts } from '../../lib/texts.ts';
 import { PlainAlert, PlainButton } from './controls.tsx';
 
 // The cards of the pages a visitor sees before the app (sign-in, password reset, invitation):
@@ -34,7 +34,7 @@ export const StepCard = ({
   after,
   children,
 }: StepCardProps) => {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   return (
     <NoticeCard title={title}>
       <p className="auth-intro">{intro}</p>

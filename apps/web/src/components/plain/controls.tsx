@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+
+import { useTexts } from '../../lib/texts.ts';
 
 // Form controls for the screen that loads before antd (sign-in): plain elements styled in
 // styles.css (.plain-*) to match the app's antd theme, so the first screen needs only React.
@@ -64,7 +65,7 @@ const EYE =
 
 /** A password input with a show/hide button named for what it does. */
 export const PlainPassword = ({ invalid = false, ...rest }: Omit<TInputProps, 'type'>) => {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const [visible, setVisible] = useState(false);
   return (
     <span className="plain-affix">

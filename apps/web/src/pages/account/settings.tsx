@@ -16,7 +16,7 @@ import { Link, useNavigate } from 'react-router';
 
 import { PageHeader } from '../../components/page-header.tsx';
 import { LANGUAGE_NAMES, ROUTES } from '../../config.ts';
-import { changeLanguage } from '../../i18n.ts';
+import { changeLanguage } from '../../lib/texts.ts';
 import { formatDate } from '../../lib/format.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';

@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 
 import {
   NoticeCard,
@@ -14,8 +13,8 @@ import {
   PlainPassword,
 } from '../../components/plain/controls.tsx';
 import { ROUTES } from '../../config.ts';
+import { loadAllTexts, useTexts } from '../../lib/texts.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { loadAllTexts } from '../../i18n.ts';
 import { loadedProviders, loadProviders } from '../../providers/lazy.ts';
 
 type TStep = 'credentials' | 'otp' | 'recovery' | 'recoveryLow';
@@ -42,7 +41,7 @@ type Props = {
  * rest of the app has loaded.
  */
 export const LoginPage = ({ onSignedIn, onCredentialsAccepted }: Props) => {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const id = useId();
   // A remounted page continues where the half-done login is (the provider keeps the first step).
   const [step, setStep] = useState<TStep>(() =>

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { timeZoneLabel } from '../../../components/time-zone-select.tsx';
-import { currentLanguage } from '../../../i18n.ts';
+import { currentLanguage } from '../../../lib/texts.ts';
 
 // The exact calendar of every lesson send (no peer has it): asked of the API, which computes it
 // with the scheduler's own schedule function, so the preview and the sends cannot differ. Each
