@@ -12,7 +12,7 @@ import {
   launchChromium,
   median,
   openUntilFormVisible,
-  serve,
+  serveLoginPages,
 } from './lib/pages.ts';
 
 // Where the login page's time goes next to the bare React page's (issue 32): a Chromium
@@ -26,9 +26,8 @@ const TOP = Number(process.env.BENCH_TOP ?? 25);
 const OUT = path.join(REPO, 'bench/out/login-trace');
 // BENCH_REUSE=1: trace the builds of the previous run (comparing a change built elsewhere).
 const REUSE = process.env.BENCH_REUSE === '1';
-// BENCH_COMPARE=<dir>: also traces /login of another build (`vite build --outDir <dir>` of an
-// older commit) in the same rounds, as a third column.
-const COMPARE = process.env.BENCH_COMPARE;
+// BENCH_COMPARE=<dir>: also traces /login of another build (lib/pages.ts, serveLoginPages) in the
+// same rounds, as a third column.
 const CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -170,15 +169,15 @@ const main = async () => {
   if (!REUSE || !existsSync(existing.webDist)) cleanOut(OUT);
   const { webDist, bareDist } =
     REUSE && existsSync(existing.webDist) ? existing : await buildWebAndBare(OUT);
-  const web = await serve(webDist);
-  const bare = await serve(bareDist);
-  const other = COMPARE ? await serve(path.resolve(COMPARE)) : null;
+  const served = await serveLoginPages({ webDist, bareDist });
   const browser = await launchChromium();
   try {
     const pages = [
-      { name: 'bare', url: `${bare.url}/`, runs: [] as Profile[] },
-      { name: 'login', url: `${web.url}/login`, runs: [] as Profile[] },
-      ...(other ? [{ name: 'compared', url: `${other.url}/login`, runs: [] as Profile[] }] : []),
+      { name: 'bare', url: served.bareUrl, runs: [] as Profile[] },
+      { name: 'login', url: served.loginUrl, runs: [] as Profile[] },
+      ...(served.comparedUrl
+        ? [{ name: 'compared', url: served.comparedUrl, runs: [] as Profile[] }]
+        : []),
     ];
     for (const target of pages) await tracedOnce(browser, target.url);
     await alternately(pages, RUNS, async (target) => {
@@ -228,9 +227,7 @@ const main = async () => {
     }
   } finally {
     await browser.close();
-    await web.close();
-    await bare.close();
-    await other?.close();
+    await served.close();
   }
 };
 

@@ -11,7 +11,7 @@ import {
   kb,
   launchChromium,
   median,
-  serve,
+  serveLoginPages,
 } from './lib/pages.ts';
 
 // What the login page costs (issues 4 and 32): the JS /login loads (gzip) and the time until its
@@ -19,15 +19,14 @@ import {
 // way. Targets (issue 32; issue 4's were 280 KB and 1.5×): login JS ≤ 100 KB gzip; form visible
 // in ≤ 1.3× the bare page's time. bench/login-trace.ts shows where the time goes.
 // Run: npx tsx bench/login.ts  (BENCH_RUNS=7 cold loads per page, CHROMIUM_PATH=/usr/bin/chromium).
-// BENCH_COMPARE=<dir>: also loads /login of another build of the web app (`vite build --outDir
-// <dir>` of an older commit) in the same rounds, for a before/after that meets the same load.
+// BENCH_COMPARE=<dir>: also loads /login of another build of the web app (lib/pages.ts,
+// serveLoginPages) in the same rounds.
 
 const TARGET_JS_KB = 100;
 const TARGET_TIME_RATIO = 1.3;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 // Inside the repository, so the bare page's imports resolve to the root node_modules.
 const OUT = path.join(REPO, 'bench/out/login');
-const COMPARE = process.env.BENCH_COMPARE;
 
 const sum = (load: Load, field: 'gzip' | 'wire') =>
   [...load.scripts.values()].reduce((total, sizes) => total + sizes[field], 0);
@@ -35,18 +34,14 @@ const sum = (load: Load, field: 'gzip' | 'wire') =>
 const main = async () => {
   const loadBefore = loadavg()[0]!;
   cleanOut(OUT);
-  const { webDist, bareDist } = await buildWebAndBare(OUT);
-
-  const web = await serve(webDist);
-  const bare = await serve(bareDist);
-  const other = COMPARE ? await serve(path.resolve(COMPARE)) : null;
+  const served = await serveLoginPages(await buildWebAndBare(OUT));
   const browser = await launchChromium();
   try {
     const pages = [
-      { name: 'bare React page', url: `${bare.url}/`, loads: [] as Load[] },
-      { name: 'CCP /login', url: `${web.url}/login`, loads: [] as Load[] },
-      ...(other
-        ? [{ name: '/login compared', url: `${other.url}/login`, loads: [] as Load[] }]
+      { name: 'bare React page', url: served.bareUrl, loads: [] as Load[] },
+      { name: 'CCP /login', url: served.loginUrl, loads: [] as Load[] },
+      ...(served.comparedUrl
+        ? [{ name: '/login compared', url: served.comparedUrl, loads: [] as Load[] }]
         : []),
     ] as const;
     // A first visit warms the servers and the browser up; it is not counted.
@@ -145,9 +140,7 @@ const main = async () => {
     if (!jsOk || !timeOk) process.exitCode = 1;
   } finally {
     await browser.close();
-    await web.close();
-    await bare.close();
-    await other?.close();
+    await served.close();
   }
 };
 

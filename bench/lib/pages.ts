@@ -141,6 +141,35 @@ export const serve = async (webDist: string, options: Partial<AppOptions> = {}) 
 };
 
 /**
+ * What the login benches load (bench/login.ts, bench/login-trace.ts), each served by the real
+ * server: the bare React page, this build's /login, and with BENCH_COMPARE=<dir> (`vite build
+ * --outDir <dir>` of an older commit) that build's /login, loaded in the same rounds so that a
+ * before/after meets the same load.
+ */
+export const serveLoginPages = async ({
+  webDist,
+  bareDist,
+}: {
+  webDist: string;
+  bareDist: string;
+}) => {
+  const compare = process.env.BENCH_COMPARE;
+  const web = await serve(webDist);
+  const bare = await serve(bareDist);
+  const compared = compare ? await serve(path.resolve(compare)) : null;
+  return {
+    bareUrl: `${bare.url}/`,
+    loginUrl: `${web.url}/login`,
+    comparedUrl: compared ? `${compared.url}/login` : null,
+    close: async () => {
+      await web.close();
+      await bare.close();
+      await compared?.close();
+    },
+  };
+};
+
+/**
  * A browser signed in as the web app leaves it (issue 30): the refresh token in the server's
  * HttpOnly cookie and the "maybe signed in" flag. The app's first load trades the cookie for an
  * access token (part of a signed-in load's cost) and spends it: one sign-in per context.
