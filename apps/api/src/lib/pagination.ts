@@ -11,18 +11,18 @@ export const pageRequest = (query: { page?: number; per_page?: number }): PageRe
 export const offsetOf = ({ page, perPage }: PageRequest): number => (page - 1) * perPage;
 
 /**
- * Laravel's paginator envelope: `{ data, meta, links }`. `url` is the request URL; links keep its
- * other query parameters and replace `page`.
+ * Laravel's paginator `meta` and `links` for a page holding `count` items. `url` is the request
+ * URL; links keep its other query parameters and replace `page`.
  */
-export const paginated = <T>(
-  data: T[],
+const pageEnvelope = (
+  count: number,
   total: number,
   request: PageRequest,
   url: string,
-): { data: T[]; meta: TPaginationMeta; links: TPaginationLinks } => {
+): { meta: TPaginationMeta; links: TPaginationLinks } => {
   const lastPage = Math.max(1, Math.ceil(total / request.perPage));
-  const from = data.length > 0 ? offsetOf(request) + 1 : null;
-  const to = from === null ? null : from + data.length - 1;
+  const from = count > 0 ? offsetOf(request) + 1 : null;
+  const to = from === null ? null : from + count - 1;
   // One parse for the four links (a URL parse each was a fortieth of a list request's CPU).
   const parsed = new URL(url, 'http://localhost');
   const link = (page: number) => {
@@ -31,7 +31,6 @@ export const paginated = <T>(
     return `${parsed.pathname}?${params.toString()}`;
   };
   return {
-    data,
     meta: {
       current_page: request.page,
       last_page: lastPage,
@@ -49,6 +48,17 @@ export const paginated = <T>(
   };
 };
 
+/** Laravel's paginator envelope: `{ data, meta, links }` (pageEnvelope). */
+export const paginated = <T>(
+  data: T[],
+  total: number,
+  request: PageRequest,
+  url: string,
+): { data: T[]; meta: TPaginationMeta; links: TPaginationLinks } => ({
+  data,
+  ...pageEnvelope(data.length, total, request, url),
+});
+
 /** The content type of an answer sent as JSON text (Fastify's own for a serialized object). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -63,6 +73,6 @@ export const paginatedJson = (
   request: PageRequest,
   url: string,
 ): string => {
-  const { meta, links } = paginated(new Array<never>(count), total, request, url);
+  const { meta, links } = pageEnvelope(count, total, request, url);
   return `{"data":[${itemsJson}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
 };
